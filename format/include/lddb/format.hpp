@@ -1,0 +1,200 @@
+// lddb/format.hpp: the .lddb file: writing it, verifying it, and reading it in place.
+//
+// The byte-by-byte specification is docs/format.md. In short: a 64-byte header, a table of
+// 48-byte section entries, then the sections, each aligned to 64 bytes. Everything is
+// little-endian. Stored sections are used in place from the memory map; zstd sections are
+// decompressed once, at open. Every offset, size, count and checksum is verified before
+// anything is used, so a corrupt or hostile file gives an error, never a bad read.
+//
+// The reader has no dependency beyond zstd (and xxHash, compiled in from its header).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lddb/rules.hpp"
+
+namespace lddb {
+
+// ----------------------------------------------------------------------------- versions
+
+struct format_version {
+  std::uint16_t major = 0, minor = 0;
+  friend auto operator<=>(const format_version&, const format_version&) = default;
+};
+// What this code writes, and the oldest reader that can read what it writes.
+inline constexpr format_version kFormatVersion{1, 0};
+inline constexpr format_version kMinReaderVersion{1, 0};
+// What this reader understands: files whose major is kFormatVersion.major and whose
+// minimum reader version is at most kFormatVersion.
+
+// ----------------------------------------------------------------------------- status
+
+enum class status : std::uint8_t {
+  ok = 0,
+  io_error,           // cannot open, stat or map the file; a directory
+  truncated,          // shorter than its header, table or a section says
+  wrong_magic,        // not an .lddb file
+  unsupported_version,// newer major, or needs a newer reader
+  wrong_byte_order,   // byte-order mark or integer widths differ
+  bad_header,         // a header field out of its range
+  bad_section_table,  // offsets outside the file, overlaps, misalignment, overflow
+  checksum_mismatch,  // header or section checksum
+  decompress_failed,  // a zstd section does not decode to its declared size
+  bad_section,        // a section's contents break an invariant (ids, counts, paths)
+  rule_mismatch,      // the database's rule is not the one asked for
+};
+const char* status_name(status s);
+
+// ----------------------------------------------------------------------------- cost encodings
+
+enum class cost_encoding : std::uint8_t {
+  // value * 2^-scale_log2 units of length.
+  fixed_point = 0,
+  // exact octile form: low byte = straight moves, high byte = diagonal moves;
+  // cost = straight * kCostOne + diagonal * rule.diagonal.
+  octile_pair = 1,
+};
+inline constexpr std::uint16_t kStoredUnreachable = 0xFFFF;
+
+// ----------------------------------------------------------------------------- sections
+
+// Section tags, four ASCII bytes read as a little-endian u32.
+constexpr std::uint32_t section_tag(const char (&s)[5]) {
+  return std::uint32_t(std::uint8_t(s[0])) | std::uint32_t(std::uint8_t(s[1])) << 8 |
+         std::uint32_t(std::uint8_t(s[2])) << 16 | std::uint32_t(std::uint8_t(s[3])) << 24;
+}
+inline constexpr std::uint32_t kTagManifest = section_tag("MANI");  // Boost text archive, opaque here
+inline constexpr std::uint32_t kTagEntries = section_tag("ENTR");   // per canonical pattern: u32 cost id, u32 path id
+inline constexpr std::uint32_t kTagCosts = section_tag("COST");     // cost tables: u16 per boundary pair
+inline constexpr std::uint32_t kTagPathIndex = section_tag("PIDX"); // u32 offset per path table, plus the end
+inline constexpr std::uint32_t kTagPaths = section_tag("PATH");     // path tables, see docs/format.md
+
+enum class section_codec : std::uint8_t { stored = 0, zstd = 1 };
+
+// ----------------------------------------------------------------------------- the image
+
+// Everything a .lddb file holds, in memory: what the generator produces and the writer
+// writes. Tables are already deduplicated and in their final order.
+struct database_image {
+  rule movement;
+  int block = 4;
+  std::uint8_t symmetry_mask = 0xFF;
+  cost_encoding encoding = cost_encoding::fixed_point;
+  std::uint8_t scale_log2 = 0;
+  // Canonical patterns in ascending code order; entry i gives the cost table and path table
+  // of the i-th canonical pattern.
+  std::vector<std::uint32_t> cost_id, path_id;
+  std::vector<std::uint16_t> costs;        // cost_tables * pair_count
+  std::vector<std::uint32_t> path_offset;  // path_tables + 1 offsets into paths
+  std::vector<std::uint8_t> paths;
+  std::string manifest;                    // opaque bytes (the generator's recipe)
+  int zstd_level = 19;
+};
+
+// Writes atomically: to "<path>.tmp-<pid>", fsync, then rename over path. On failure the
+// target is untouched and *error says why. Output is a pure function of the image.
+bool write_database(const database_image& image, const std::string& path, std::string* error);
+// The same bytes, in memory.
+std::vector<std::uint8_t> encode_database(const database_image& image);
+
+// ----------------------------------------------------------------------------- the reader
+
+struct section_info {
+  std::uint32_t tag = 0;
+  section_codec codec = section_codec::stored;
+  std::uint64_t offset = 0, stored_size = 0, raw_size = 0, checksum = 0;
+  std::string name() const;  // the tag as text
+};
+
+struct header_info {
+  format_version version, min_reader;
+  rule movement;
+  int block = 0;
+  bool vertices = false;
+  cost_encoding encoding = cost_encoding::fixed_point;
+  std::uint8_t scale_log2 = 0;
+  std::uint8_t symmetry_mask = 0;
+  std::uint32_t canonical_patterns = 0, cost_tables = 0, path_tables = 0;
+  std::uint64_t file_size = 0;
+  std::vector<section_info> sections;
+};
+
+// One lookup's path: the inflection points between a and b (not a and b themselves), in
+// order from a to b, as points of the block (cells or vertices, block coordinates).
+struct inflections {
+  static constexpr int kCapacity = (block_shape::kMaxBlock + 1) * (block_shape::kMaxBlock + 1);
+  int count = 0;
+  std::array<point, kCapacity> points{};
+};
+
+// An open, verified database. Immutable: every const method is safe from any number of
+// threads at once.
+class database {
+ public:
+  struct open_result;
+  // Maps and verifies the file. On failure the result holds a status and a message that
+  // names the file and the problem.
+  static open_result open(const std::string& path);
+  // The same, on bytes in memory (copied); `name` stands for the file in messages.
+  static open_result open_bytes(std::span<const std::uint8_t> bytes, const std::string& name);
+
+  ~database();
+  database(const database&) = delete;
+  database& operator=(const database&) = delete;
+
+  const header_info& info() const { return info_; }
+  const block_shape& shape() const { return shape_; }
+  const rule& movement() const { return info_.movement; }
+  const std::string& path() const { return path_; }
+  // The manifest section's bytes (a Boost.Serialization text archive).
+  std::string manifest() const;
+
+  // status::ok, or rule_mismatch with a message naming the file and both rules.
+  status check_rule(const rule& wanted, std::string* message) const;
+
+  // Least cost between boundary points a and b (boundary_index) in the block whose
+  // pattern_code is `code`, in cost units; kUnreachable when no path inside the block
+  // joins them. a == b gives 0 when the point is usable.
+  cost_t cost(std::uint32_t code, int a, int b) const;
+  // The raw stored value (encoding-dependent) for the same query, for dump tools.
+  std::uint16_t stored_cost(std::uint32_t code, int a, int b) const;
+  // The inflection points of the stored least-cost path from a to b. Returns false when
+  // b is unreachable from a.
+  bool path(std::uint32_t code, int a, int b, inflections* out) const;
+
+  // Ids behind a pattern, for dump tools and tests.
+  struct entry_ref {
+    std::uint32_t canonical_code, canonical_index, cost_id, path_id;
+    int transform;
+  };
+  entry_ref entry(std::uint32_t code) const;
+
+  struct impl;
+
+ private:
+  database();
+  header_info info_;
+  block_shape shape_{2, false};
+  std::string path_;
+  std::unique_ptr<impl> impl_;
+};
+
+struct database::open_result {
+  std::shared_ptr<const database> db;
+  status code = status::ok;
+  std::string message;
+  explicit operator bool() const { return db != nullptr; }
+};
+
+// Is a file of version `file` needing at least `min_reader` readable by a reader of
+// version `reader`? On false, *why explains. Exposed so the policy can be tested for
+// versions that do not exist yet.
+bool version_readable(format_version file, format_version min_reader, format_version reader, std::string* why);
+
+}  // namespace lddb

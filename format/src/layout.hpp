@@ -1,0 +1,218 @@
+// layout.hpp (private to lddb_format): the byte layout of a .lddb file and the invariants
+// that the writer and the reader both enforce, so that the writer can never produce a file
+// the reader refuses. docs/format.md is the specification; the offsets below follow it.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#define XXH_INLINE_ALL  // compiled in: the reader gains no link dependency
+#include <xxhash.h>
+
+#include "lddb/format.hpp"
+#include "lddb/rules.hpp"
+
+namespace lddb::layout {
+
+// ----------------------------------------------------------------------------- constants
+
+inline constexpr std::array<std::uint8_t, 8> kMagic{0x89, 'L', 'D', 'D', 'B', '\r', '\n', 0x1A};
+inline constexpr std::size_t kHeaderSize = 64;
+inline constexpr std::size_t kEntrySize = 48;  // one section table entry
+inline constexpr std::size_t kAlign = 64;      // every section starts on a multiple of this
+inline constexpr std::size_t kMaxSections = 16;
+inline constexpr std::uint32_t kByteOrderMark = 0x01020304;
+inline constexpr std::uint8_t kOffsetWidth = 8, kIdWidth = 4, kCostWidth = 2;
+// The manifest is a short text; the bound keeps a hostile size from allocating.
+inline constexpr std::uint64_t kMaxManifest = std::uint64_t{16} << 20;
+
+// Header field offsets.
+namespace at {
+inline constexpr std::size_t magic = 0, version = 8, min_reader = 12, byte_order = 16;
+inline constexpr std::size_t offset_width = 20, id_width = 21, cost_width = 22, reserved = 23;
+inline constexpr std::size_t block = 24, point_kind = 25, rule_kind = 26, corners = 27, squeeze = 28;
+inline constexpr std::size_t encoding = 29, scale_log2 = 30, symmetry_mask = 31, diagonal = 32;
+inline constexpr std::size_t canonical = 40, cost_tables = 44, path_tables = 48, sections = 52;
+inline constexpr std::size_t checksum = 56;
+}  // namespace at
+
+// Section entry field offsets, relative to the entry.
+namespace entry_at {
+inline constexpr std::size_t tag = 0, codec = 4, reserved = 5, offset = 8, stored_size = 16;
+inline constexpr std::size_t raw_size = 24, checksum = 32, reserved2 = 40;
+}  // namespace entry_at
+
+// The sections every file holds, in the order the writer writes them.
+inline constexpr std::array<std::uint32_t, 5> kRequiredTags{kTagManifest, kTagEntries, kTagCosts, kTagPathIndex,
+                                                           kTagPaths};
+
+// ----------------------------------------------------------------------------- little-endian bytes
+
+// Explicit byte assembly, so the file reads the same on a big-endian host. Compilers turn
+// these into single loads and stores on little-endian machines.
+template <class T>
+inline T load_le(const std::uint8_t* p) {
+  T v = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i) v |= T(p[i]) << (8 * i);
+  return v;
+}
+template <class T>
+inline void store_le(std::uint8_t* p, T v) {
+  for (std::size_t i = 0; i < sizeof(T); ++i) p[i] = std::uint8_t(v >> (8 * i));
+}
+
+inline std::uint64_t align_up(std::uint64_t n) { return (n + (kAlign - 1)) & ~std::uint64_t{kAlign - 1}; }
+
+inline std::uint64_t xxh3(std::span<const std::uint8_t> bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+// XXH3-64 of header bytes [0, 56) followed by the section table: one hash seals both,
+// so a reader trusts no table entry it has not verified.
+inline std::uint64_t header_checksum(const std::uint8_t* header, std::span<const std::uint8_t> table) {
+  std::array<std::uint8_t, at::checksum + kMaxSections * kEntrySize> buf{};
+  const std::size_t n = std::min(table.size(), kMaxSections * kEntrySize);
+  std::copy(header, header + at::checksum, buf.begin());
+  std::copy(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(n), buf.begin() + at::checksum);
+  return XXH3_64bits(buf.data(), at::checksum + n);
+}
+
+// ----------------------------------------------------------------------------- header fields
+
+// The header fields that describe the database, decoded but not yet trusted.
+struct fields {
+  int block = 0;
+  std::uint8_t point_kind = 0, rule_kind = 0, corners = 0, squeeze = 0, encoding = 0, scale_log2 = 0;
+  std::uint8_t symmetry_mask = 0;
+  std::uint64_t diagonal = 0;
+  std::uint32_t canonical = 0, cost_tables = 0, path_tables = 0;
+};
+
+// Composition of two transforms, as block_shape defines them; -1 if none matches (cannot
+// happen for t in 0..7). Worked out on the four cells of a 2x2 block, on which the eight
+// symmetries act as eight distinct permutations.
+inline int compose_transforms(const block_shape& cells2, int first, int second) {
+  for (int t = 0; t < block_shape::kTransforms; ++t) {
+    bool same = true;
+    for (int i = 0; i < 4 && same; ++i) {
+      const point p = cells2.point_at(i);
+      same = cells2.transform_point(second, cells2.transform_point(first, p)) == cells2.transform_point(t, p);
+    }
+    if (same) return t;
+  }
+  return -1;
+}
+
+// The canonical form is only well defined (canonical of canonical is itself) when the mask
+// is a group: it holds the identity and is closed under composition.
+inline bool mask_is_group(std::uint8_t mask) {
+  if (!(mask & 1u)) return false;
+  const block_shape cells2(2, false);
+  for (int a = 0; a < block_shape::kTransforms; ++a)
+    for (int b = 0; b < block_shape::kTransforms; ++b)
+      if ((mask >> a & 1u) && (mask >> b & 1u) && !(mask >> compose_transforms(cells2, a, b) & 1u)) return false;
+  return true;
+}
+
+inline rule rule_of(const fields& f) {
+  rule r;
+  r.kind = static_cast<rule_kind>(f.rule_kind);
+  r.corners = static_cast<corner_cutting>(f.corners);
+  r.squeeze = static_cast<squeezing>(f.squeeze);
+  r.diagonal = f.diagonal;
+  return r;
+}
+
+// Range checks of every descriptive field; nullopt when all hold, else what is wrong.
+// Fields that do not apply to the rule must hold their defaults, so that one rule has one
+// encoding and rule equality is byte equality.
+inline std::optional<std::string> fields_problem(const fields& f) {
+  using std::to_string;
+  if (f.block < block_shape::kMinBlock || f.block > block_shape::kMaxBlock)
+    return "block size " + to_string(f.block) + " is outside 2..5";
+  if (f.rule_kind > 2) return "rule kind " + to_string(f.rule_kind) + " is unknown";
+  const auto kind = static_cast<rule_kind>(f.rule_kind);
+  if (f.point_kind > 1) return "point kind " + to_string(f.point_kind) + " is unknown";
+  if ((f.point_kind == 1) != (kind == rule_kind::any_angle))
+    return std::string("point kind ") + (f.point_kind ? "vertices" : "cells") + " does not match the rule";
+  if (f.corners > 1) return "corner cutting " + to_string(f.corners) + " is unknown";
+  if (f.squeeze > 1) return "squeezing " + to_string(f.squeeze) + " is unknown";
+  if (kind != rule_kind::octile && f.corners != 0) return "corner cutting is set for a rule that is not octile";
+  if (kind != rule_kind::any_angle && f.squeeze != 0) return "squeezing is set for a rule that is not any-angle";
+  if (kind == rule_kind::octile ? (f.diagonal < kCostOne || f.diagonal > 2 * kCostOne) : f.diagonal != kSqrt2Cost)
+    return "diagonal cost " + to_string(f.diagonal) + " is outside its range";
+  if (f.encoding > 1) return "cost encoding " + to_string(f.encoding) + " is unknown";
+  if (f.scale_log2 > kCostShift) return "cost scale 2^-" + to_string(f.scale_log2) + " is finer than 2^-32";
+  if (static_cast<cost_encoding>(f.encoding) == cost_encoding::octile_pair) {
+    if (kind != rule_kind::octile) return "octile-pair cost encoding with a rule that is not octile";
+    if (f.scale_log2 != 0) return "octile-pair cost encoding with a nonzero scale";
+  }
+  if (!mask_is_group(f.symmetry_mask)) return "symmetry mask " + to_string(f.symmetry_mask) + " is not a group of transforms";
+  const std::uint64_t patterns = std::uint64_t{1} << (f.block * f.block);
+  if (f.canonical == 0 || f.canonical > patterns)
+    return "canonical pattern count " + to_string(f.canonical) + " is outside 1.." + to_string(patterns);
+  // Tables are deduplicated, so each is used by at least one canonical pattern.
+  if (f.cost_tables == 0 || f.cost_tables > f.canonical)
+    return "cost table count " + to_string(f.cost_tables) + " is outside 1.." + to_string(f.canonical);
+  if (f.path_tables == 0 || f.path_tables > f.canonical)
+    return "path table count " + to_string(f.path_tables) + " is outside 1.." + to_string(f.canonical);
+  return std::nullopt;
+}
+
+// ----------------------------------------------------------------------------- section sizes
+
+inline std::uint64_t bitmap_bytes(const block_shape& s) { return (std::uint64_t(s.pair_count()) + 7) / 8; }
+
+// Exact raw sizes of the fixed-width sections.
+inline std::uint64_t entries_size(const fields& f) { return 8 * std::uint64_t{f.canonical}; }
+inline std::uint64_t costs_size(const fields& f, const block_shape& s) {
+  return 2 * std::uint64_t(s.pair_count()) * f.cost_tables;
+}
+inline std::uint64_t path_index_size(const fields& f) { return 4 * (std::uint64_t{f.path_tables} + 1); }
+// The largest a PATH section can be: every table with every pair present at full length.
+inline std::uint64_t paths_bound(const fields& f, const block_shape& s) {
+  return std::uint64_t{f.path_tables} *
+         (bitmap_bytes(s) + std::uint64_t(s.pair_count()) * (1 + inflections::kCapacity));
+}
+
+// ----------------------------------------------------------------------------- contents
+
+// How many codes are canonical for (block, mask): those that are their own canonical form.
+inline std::uint64_t canonical_count(const block_shape& s, std::uint8_t mask) {
+  std::uint64_t n = 0;
+  for (std::uint64_t code = 0; code < s.pattern_count(); ++code)
+    n += s.canonical(static_cast<std::uint32_t>(code), mask).code == code;
+  return n;
+}
+
+// Checks that one path table parses to exactly its length: bitmap (unused high bits zero),
+// then for each present pair a count in 1..kCapacity and that many point indices below
+// point_count. nullopt when it does, else what is wrong.
+inline std::optional<std::string> path_table_problem(std::span<const std::uint8_t> t, const block_shape& s) {
+  using std::to_string;
+  const std::size_t bitmap = bitmap_bytes(s);
+  const int pairs = s.pair_count();
+  if (t.size() < bitmap) return "is " + to_string(t.size()) + " bytes, shorter than its " + to_string(bitmap) + "-byte bitmap";
+  if (pairs % 8 != 0 && (t[bitmap - 1] >> (pairs % 8)) != 0) return "sets bitmap bits beyond the last pair";
+  std::size_t pos = bitmap;
+  for (int k = 0; k < pairs; ++k) {
+    if (!(t[static_cast<std::size_t>(k / 8)] >> (k % 8) & 1u)) continue;
+    if (pos >= t.size()) return "ends before pair " + to_string(k);
+    const int n = t[pos++];
+    if (n < 1 || n > inflections::kCapacity) return "gives pair " + to_string(k) + " " + to_string(n) + " points";
+    if (t.size() - pos < static_cast<std::size_t>(n)) return "ends inside pair " + to_string(k);
+    for (int i = 0; i < n; ++i)
+      if (t[pos + static_cast<std::size_t>(i)] >= s.point_count())
+        return "gives pair " + to_string(k) + " point index " + to_string(t[pos + static_cast<std::size_t>(i)]) +
+               " (the block has " + to_string(s.point_count()) + " points)";
+    pos += static_cast<std::size_t>(n);
+  }
+  if (pos != t.size()) return "has " + to_string(t.size() - pos) + " bytes after its last pair";
+  return std::nullopt;
+}
+
+}  // namespace lddb::layout

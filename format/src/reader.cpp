@@ -1,0 +1,639 @@
+// The .lddb reader: maps a file, verifies every byte of it before use, then answers lookups
+// in place. Verification runs in an order where each step only reads bytes an earlier step
+// has shown to exist (docs/format.md, "Verification"), so a hostile file gets a message,
+// never an out-of-bounds read. Lookups are const, allocate nothing and share no mutable
+// state, so any number of threads may call them at once.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "layout.hpp"
+#include "lddb/format.hpp"
+
+namespace lddb {
+
+using layout::load_le;
+
+// ============================================================================= names and policy
+
+const char* status_name(status s) {
+  switch (s) {
+    case status::ok: return "ok";
+    case status::io_error: return "io_error";
+    case status::truncated: return "truncated";
+    case status::wrong_magic: return "wrong_magic";
+    case status::unsupported_version: return "unsupported_version";
+    case status::wrong_byte_order: return "wrong_byte_order";
+    case status::bad_header: return "bad_header";
+    case status::bad_section_table: return "bad_section_table";
+    case status::checksum_mismatch: return "checksum_mismatch";
+    case status::decompress_failed: return "decompress_failed";
+    case status::bad_section: return "bad_section";
+    case status::rule_mismatch: return "rule_mismatch";
+  }
+  return "unknown";
+}
+
+std::string section_info::name() const {
+  std::string s;
+  for (int i = 0; i < 4; ++i) {
+    const char c = static_cast<char>(tag >> (8 * i));
+    if (c < 0x20 || c > 0x7E) {  // not a printable tag: show the number instead
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "0x%08" PRIx32, tag);
+      return buf;
+    }
+    s += c;
+  }
+  return s;
+}
+
+namespace {
+std::string version_text(format_version v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
+}  // namespace
+
+// A reader reads exactly its own major version. Within it, minor versions only add what
+// older readers may ignore, unless the writer says otherwise by raising the minimum reader.
+bool version_readable(format_version file, format_version min_reader, format_version reader, std::string* why) {
+  auto refuse = [&](std::string msg) {
+    if (why) *why = std::move(msg);
+    return false;
+  };
+  if (file.major == 0) return refuse("written by format " + version_text(file) + ", a pre-release format no reader supports");
+  if (file.major != reader.major)
+    return refuse("written by format " + version_text(file) + "; this reader reads " + std::to_string(reader.major) + ".x");
+  if (min_reader.major != file.major || min_reader > file)
+    return refuse("declares minimum reader version " + version_text(min_reader) + ", which does not fit its own version " +
+                  version_text(file));
+  if (min_reader > reader)
+    return refuse("needs a reader of format " + version_text(min_reader) + " or newer; this reader is " + version_text(reader));
+  return true;
+}
+
+// ============================================================================= the database's bytes
+
+namespace {
+
+// A read-only memory map, unmapped when the database goes.
+class mapping {
+ public:
+  mapping() = default;
+  mapping(void* addr, std::size_t size) : addr_(addr), size_(size) {}
+  mapping(mapping&& o) noexcept : addr_(std::exchange(o.addr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  mapping& operator=(mapping&& o) noexcept {
+    std::swap(addr_, o.addr_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  ~mapping() {
+    if (addr_) ::munmap(addr_, size_);
+  }
+  std::span<const std::uint8_t> bytes() const { return {static_cast<const std::uint8_t*>(addr_), size_}; }
+
+ private:
+  void* addr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Uninitialised on purpose: zero-filling a buffer zstd is about to overwrite is wasted work.
+struct owned_bytes {
+  std::unique_ptr<std::uint8_t[]> data;
+  std::size_t size = 0;
+  std::span<const std::uint8_t> bytes() const { return {data.get(), size}; }
+};
+
+owned_bytes allocate(std::size_t n) { return {std::make_unique_for_overwrite<std::uint8_t[]>(n), n}; }
+
+}  // namespace
+
+struct database::impl {
+  mapping map;         // the file, when opened from a path
+  owned_bytes copy;    // the bytes, when opened from memory
+  std::vector<owned_bytes> decoded;  // zstd sections, decoded at open
+  std::span<const std::uint8_t> manifest, entries, costs, path_index, paths;
+  // Per pattern code: canonical ordinal << 3 | the transform taking the code to its
+  // canonical form. Built at open from (b, mask) alone, so it needs no trust in the file.
+  std::vector<std::uint32_t> slot;
+  std::vector<std::uint32_t> canonical;  // ordinal -> canonical code, ascending
+  int boundary_count = 0, pair_count = 0;
+  cost_encoding encoding = cost_encoding::fixed_point;
+  int shift = 0;             // fixed_point: value << shift is in cost units
+  cost_t diagonal = 0;       // octile_pair
+
+  cost_t decode(std::uint16_t v) const {
+    if (v == kStoredUnreachable) return kUnreachable;
+    if (encoding == cost_encoding::octile_pair) return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
+    return cost_t{v} << shift;
+  }
+  std::uint32_t cost_id(std::uint32_t ordinal) const { return load_le<std::uint32_t>(&entries[8 * std::size_t{ordinal}]); }
+  std::uint32_t path_id(std::uint32_t ordinal) const { return load_le<std::uint32_t>(&entries[8 * std::size_t{ordinal} + 4]); }
+  std::uint16_t stored(std::uint32_t cost_table, int pair) const {
+    return load_le<std::uint16_t>(&costs[2 * (std::size_t{cost_table} * std::size_t(pair_count) + std::size_t(pair))]);
+  }
+  bool valid_query(std::uint32_t code, int a, int b) const;
+  static open_result verify_and_adopt(std::unique_ptr<impl> self, std::span<const std::uint8_t> file,
+                                      const std::string& name);
+
+  std::span<const std::uint8_t> path_table(std::uint32_t id) const {
+    const std::uint32_t begin = load_le<std::uint32_t>(&path_index[4 * std::size_t{id}]);
+    const std::uint32_t end = load_le<std::uint32_t>(&path_index[4 * (std::size_t{id} + 1)]);
+    return paths.subspan(begin, end - begin);
+  }
+};
+
+// ============================================================================= verification
+
+namespace {
+
+struct failure {
+  status code;
+  std::string what;  // the problem, without the file name
+};
+using problem = std::optional<failure>;
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+  return buf;
+}
+std::string num(std::uint64_t v) { return std::to_string(v); }
+std::string errno_text(int e) { return std::generic_category().message(e); }
+
+// One pass over the file, step by step; each step may rely on everything before it.
+class verifier {
+ public:
+  verifier(std::span<const std::uint8_t> file, header_info& info, database::impl& out)
+      : file_(file), info_(info), out_(out) {}
+
+  problem run() {
+    if (auto p = check_magic()) return p;
+    if (auto p = check_version()) return p;
+    if (auto p = check_header()) return p;
+    if (auto p = check_section_table()) return p;
+    if (auto p = check_section_checksums()) return p;
+    if (auto p = decode_sections()) return p;
+    if (auto p = build_index()) return p;
+    if (auto p = check_entries()) return p;
+    if (auto p = check_path_index()) return p;
+    return check_paths();
+  }
+
+ private:
+  const std::uint8_t* at(std::size_t offset) const { return file_.data() + offset; }
+
+  // ------------------------------------------------------------------- header
+
+  problem check_magic() {
+    // Compare what is there first: a short text file is "not an .lddb file", not "truncated".
+    const std::size_t n = std::min(file_.size(), layout::kMagic.size());
+    if (!std::equal(layout::kMagic.begin(), layout::kMagic.begin() + static_cast<std::ptrdiff_t>(n), file_.begin())) {
+      if (n >= 5 && std::memcmp(at(1), "LDDB", 4) == 0)
+        return failure{status::wrong_magic, "magic number damaged (a text-mode transfer?)"};
+      return failure{status::wrong_magic, "not an .lddb file (wrong magic number)"};
+    }
+    if (file_.size() < layout::kHeaderSize)
+      return failure{status::truncated, "is " + num(file_.size()) + " bytes, shorter than the 64-byte header"};
+    return std::nullopt;
+  }
+
+  problem check_version() {
+    info_.version = {load_le<std::uint16_t>(at(layout::at::version)), load_le<std::uint16_t>(at(layout::at::version + 2))};
+    info_.min_reader = {load_le<std::uint16_t>(at(layout::at::min_reader)),
+                        load_le<std::uint16_t>(at(layout::at::min_reader + 2))};
+    std::string why;
+    if (!version_readable(info_.version, info_.min_reader, kFormatVersion, &why))
+      return failure{status::unsupported_version, why};
+    return std::nullopt;
+  }
+
+  problem check_byte_order() {
+    const std::uint32_t bom = load_le<std::uint32_t>(at(layout::at::byte_order));
+    if (bom == 0x04030201) return failure{status::wrong_byte_order, "byte-order mark says big-endian; .lddb is little-endian"};
+    if (bom != layout::kByteOrderMark) return failure{status::wrong_byte_order, "bad byte-order mark " + hex(bom)};
+    const std::uint8_t ow = *at(layout::at::offset_width), iw = *at(layout::at::id_width), cw = *at(layout::at::cost_width);
+    if (ow != layout::kOffsetWidth || iw != layout::kIdWidth || cw != layout::kCostWidth)
+      return failure{status::wrong_byte_order, "integer widths offset/id/cost " + num(ow) + "/" + num(iw) + "/" + num(cw) +
+                                                   " bytes; this reader needs 8/4/2"};
+    return std::nullopt;
+  }
+
+  problem check_header() {
+    if (auto p = check_byte_order()) return p;
+    if (*at(layout::at::reserved) != 0) return failure{status::bad_header, "reserved header byte 23 is not zero"};
+    namespace a = layout::at;
+    f_.block = *at(a::block);
+    f_.point_kind = *at(a::point_kind);
+    f_.rule_kind = *at(a::rule_kind);
+    f_.corners = *at(a::corners);
+    f_.squeeze = *at(a::squeeze);
+    f_.encoding = *at(a::encoding);
+    f_.scale_log2 = *at(a::scale_log2);
+    f_.symmetry_mask = *at(a::symmetry_mask);
+    f_.diagonal = load_le<std::uint64_t>(at(a::diagonal));
+    f_.canonical = load_le<std::uint32_t>(at(a::canonical));
+    f_.cost_tables = load_le<std::uint32_t>(at(a::cost_tables));
+    f_.path_tables = load_le<std::uint32_t>(at(a::path_tables));
+    if (auto why = layout::fields_problem(f_)) return failure{status::bad_header, "header: " + *why};
+    shape_.emplace(f_.block, f_.point_kind == 1);
+    fill_info();
+
+    const std::uint32_t count = load_le<std::uint32_t>(at(a::sections));
+    if (count > layout::kMaxSections)
+      return failure{status::bad_section_table, "declares " + num(count) + " sections; at most 16 are allowed"};
+    table_end_ = layout::kHeaderSize + layout::kEntrySize * count;
+    if (file_.size() < table_end_)
+      return failure{status::truncated, "is " + num(file_.size()) + " bytes, shorter than its section table (" +
+                                            num(table_end_) + " bytes with the header)"};
+    const std::uint64_t stored = load_le<std::uint64_t>(at(a::checksum));
+    const std::uint64_t computed = layout::header_checksum(at(0), file_.subspan(layout::kHeaderSize, table_end_ - layout::kHeaderSize));
+    if (stored != computed)
+      return failure{status::checksum_mismatch, "header checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) + ")"};
+    return std::nullopt;
+  }
+
+  void fill_info() {
+    info_.movement = layout::rule_of(f_);
+    info_.block = f_.block;
+    info_.vertices = f_.point_kind == 1;
+    info_.encoding = static_cast<cost_encoding>(f_.encoding);
+    info_.scale_log2 = f_.scale_log2;
+    info_.symmetry_mask = f_.symmetry_mask;
+    info_.canonical_patterns = f_.canonical;
+    info_.cost_tables = f_.cost_tables;
+    info_.path_tables = f_.path_tables;
+    info_.file_size = file_.size();
+  }
+
+  // ------------------------------------------------------------------- section table
+
+  section_info read_entry(std::size_t i) const {
+    namespace e = layout::entry_at;
+    const std::uint8_t* p = at(layout::kHeaderSize + layout::kEntrySize * i);
+    section_info s;
+    s.tag = load_le<std::uint32_t>(p + e::tag);
+    s.codec = static_cast<section_codec>(p[e::codec]);
+    s.offset = load_le<std::uint64_t>(p + e::offset);
+    s.stored_size = load_le<std::uint64_t>(p + e::stored_size);
+    s.raw_size = load_le<std::uint64_t>(p + e::raw_size);
+    s.checksum = load_le<std::uint64_t>(p + e::checksum);
+    return s;
+  }
+
+  bool entry_reserved_zero(std::size_t i) const {
+    const std::uint8_t* p = at(layout::kHeaderSize + layout::kEntrySize * i);
+    return p[5] == 0 && p[6] == 0 && p[7] == 0 && load_le<std::uint64_t>(p + layout::entry_at::reserved2) == 0;
+  }
+
+  // The raw size a known section must have (exact) or may have (at most); nullopt for an
+  // unknown tag, which a later minor version may add and this reader skips.
+  struct size_rule {
+    std::uint64_t size;
+    bool exact;
+  };
+  std::optional<size_rule> raw_size_rule(std::uint32_t tag) const {
+    if (tag == kTagManifest) return size_rule{layout::kMaxManifest, false};
+    if (tag == kTagEntries) return size_rule{layout::entries_size(f_), true};
+    if (tag == kTagCosts) return size_rule{layout::costs_size(f_, *shape_), true};
+    if (tag == kTagPathIndex) return size_rule{layout::path_index_size(f_), true};
+    if (tag == kTagPaths) return size_rule{layout::paths_bound(f_, *shape_), false};
+    return std::nullopt;
+  }
+
+  problem check_sizes(const section_info& s, const std::string& name) const {
+    if (auto r = raw_size_rule(s.tag); r && (r->exact ? s.raw_size != r->size : s.raw_size > r->size))
+      return failure{status::bad_section_table, "section " + name + " declares a raw size of " + num(s.raw_size) +
+                                                    " bytes; the header counts allow " + (r->exact ? "exactly " : "at most ") +
+                                                    num(r->size)};
+    if (s.codec == section_codec::stored && s.stored_size != s.raw_size)
+      return failure{status::bad_section_table, "stored section " + name + " has stored size " + num(s.stored_size) +
+                                                    " but raw size " + num(s.raw_size)};
+    // The writer compresses a section only when that makes it smaller.
+    if (s.codec == section_codec::zstd && s.stored_size >= s.raw_size)
+      return failure{status::bad_section_table, "zstd section " + name + " is not smaller than its raw size"};
+    return std::nullopt;
+  }
+
+  problem check_padding(std::uint64_t from, std::uint64_t to) const {
+    for (std::uint64_t i = from; i < to; ++i)
+      if (*at(i) != 0) return failure{status::bad_section_table, "nonzero padding byte at offset " + num(i)};
+    return std::nullopt;
+  }
+
+  problem check_placement(const section_info& s, const std::string& name, std::uint64_t prev_end) const {
+    const std::uint64_t expected = layout::align_up(prev_end);
+    if (s.offset != expected)
+      return failure{status::bad_section_table, "section " + name + " starts at offset " + num(s.offset) +
+                                                    "; sections follow each other at the next multiple of 64, here " +
+                                                    num(expected)};
+    if (s.stored_size > UINT64_MAX - s.offset)
+      return failure{status::bad_section_table, "section " + name + " size " + num(s.stored_size) + " overflows its offset"};
+    if (s.offset + s.stored_size > file_.size())
+      return failure{status::truncated, "is " + num(file_.size()) + " bytes but section " + name + " ends at offset " +
+                                            num(s.offset + s.stored_size)};
+    return check_padding(prev_end, s.offset);
+  }
+
+  problem check_section_table() {
+    const std::size_t count = (table_end_ - layout::kHeaderSize) / layout::kEntrySize;
+    std::uint64_t end = table_end_;
+    for (std::size_t i = 0; i < count; ++i) {
+      const section_info s = read_entry(i);
+      const std::string name = s.name();
+      if (static_cast<std::uint8_t>(s.codec) > 1)
+        return failure{status::bad_section_table, "section " + name + " has unknown codec " + num(static_cast<std::uint8_t>(s.codec))};
+      if (!entry_reserved_zero(i)) return failure{status::bad_section_table, "section " + name + " has nonzero reserved bytes"};
+      if (auto p = check_sizes(s, name)) return p;
+      if (auto p = check_placement(s, name, end)) return p;
+      for (std::size_t r = 0; r < layout::kRequiredTags.size(); ++r) {
+        if (s.tag != layout::kRequiredTags[r]) continue;
+        if (known_[r]) return failure{status::bad_section_table, "section " + name + " appears twice"};
+        known_[r] = info_.sections.size();
+      }
+      info_.sections.push_back(s);
+      end = s.offset + s.stored_size;
+    }
+    for (std::size_t r = 0; r < layout::kRequiredTags.size(); ++r)
+      if (!known_[r])
+        return failure{status::bad_section_table, "has no " + section_info{layout::kRequiredTags[r]}.name() + " section"};
+    if (file_.size() != end)
+      return failure{status::bad_section_table, "has " + num(file_.size() - end) + " bytes after the end of its last section"};
+    return std::nullopt;
+  }
+
+  problem check_section_checksums() const {
+    for (const section_info& s : info_.sections) {
+      const std::uint64_t computed = layout::xxh3(file_.subspan(s.offset, s.stored_size));
+      if (computed != s.checksum)
+        return failure{status::checksum_mismatch, "section " + s.name() + " checksum mismatch (stored " + hex(s.checksum) +
+                                                      ", computed " + hex(computed) + ")"};
+    }
+    return std::nullopt;
+  }
+
+  // ------------------------------------------------------------------- decoding
+
+  problem decode_zstd(const section_info& s, std::span<const std::uint8_t>& out) {
+    const std::string name = s.name();
+    const std::span<const std::uint8_t> frame = file_.subspan(s.offset, s.stored_size);
+    const unsigned long long declared = ZSTD_getFrameContentSize(frame.data(), frame.size());
+    if (declared == ZSTD_CONTENTSIZE_ERROR)
+      return failure{status::decompress_failed, "section " + name + " is not a zstd frame"};
+    if (declared != s.raw_size)  // also catches ZSTD_CONTENTSIZE_UNKNOWN
+      return failure{status::decompress_failed, "section " + name + " frame declares " +
+                                                    (declared == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("no") : num(declared)) +
+                                                    " content size; the table says " + num(s.raw_size)};
+    const std::size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
+    if (ZSTD_isError(frame_size) || frame_size != frame.size())
+      return failure{status::decompress_failed, "section " + name + " is not exactly one zstd frame"};
+    // The raw size is bounded by the header counts (check_sizes), so this allocation is too.
+    owned_bytes raw = allocate(s.raw_size);
+    if (!dctx_) dctx_.reset(ZSTD_createDCtx());
+    if (!dctx_) throw std::bad_alloc();
+    const std::size_t n = ZSTD_decompressDCtx(dctx_.get(), raw.data.get(), raw.size, frame.data(), frame.size());
+    if (ZSTD_isError(n))
+      return failure{status::decompress_failed, "section " + name + " does not decompress: " + ZSTD_getErrorName(n)};
+    if (n != s.raw_size)
+      return failure{status::decompress_failed, "section " + name + " decompresses to " + num(n) + " bytes, not " + num(s.raw_size)};
+    out = raw.bytes();
+    out_.decoded.push_back(std::move(raw));
+    return std::nullopt;
+  }
+
+  problem decode_sections() {
+    std::span<const std::uint8_t>* targets[] = {&out_.manifest, &out_.entries, &out_.costs, &out_.path_index, &out_.paths};
+    for (std::size_t r = 0; r < layout::kRequiredTags.size(); ++r) {
+      const section_info& s = info_.sections[*known_[r]];
+      if (s.codec == section_codec::stored) {
+        *targets[r] = file_.subspan(s.offset, s.stored_size);  // used in place, no copy
+      } else if (auto p = decode_zstd(s, *targets[r])) {
+        return p;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // ------------------------------------------------------------------- contents
+
+  // One pass over the codes in ascending order. A code is canonical when it is its own
+  // canonical form; otherwise its canonical form is a smaller code (the mask is a group,
+  // checked with the header), which already has its ordinal.
+  problem build_index() {
+    const block_shape& s = *shape_;
+    const std::uint64_t patterns = s.pattern_count();
+    out_.slot.resize(patterns);
+    out_.canonical.reserve(f_.canonical);
+    for (std::uint64_t c = 0; c < patterns; ++c) {
+      const auto code = static_cast<std::uint32_t>(c);
+      const block_shape::canonical_form cf = s.canonical(code, f_.symmetry_mask);
+      if (cf.code == code) {
+        out_.slot[c] = static_cast<std::uint32_t>(out_.canonical.size()) << 3;
+        out_.canonical.push_back(code);
+      } else {
+        out_.slot[c] = (out_.slot[cf.code] & ~7u) | static_cast<std::uint32_t>(cf.transform);
+      }
+    }
+    if (out_.canonical.size() != f_.canonical)
+      return failure{status::bad_header, "header declares " + num(f_.canonical) + " canonical patterns; b=" + num(f_.block) +
+                                             " with symmetry mask " + num(f_.symmetry_mask) + " has " +
+                                             num(out_.canonical.size())};
+    return std::nullopt;
+  }
+
+  problem check_entries() const {
+    for (std::uint32_t i = 0; i < f_.canonical; ++i) {
+      const std::uint32_t cost = out_.cost_id(i), path = out_.path_id(i);
+      if (cost >= f_.cost_tables || path >= f_.path_tables)
+        return failure{status::bad_section, "section ENTR: canonical pattern " + num(i) + " (code " + num(out_.canonical[i]) +
+                                                ") refers to cost table " + num(cost) + " and path table " + num(path) +
+                                                "; there are " + num(f_.cost_tables) + " and " + num(f_.path_tables)};
+    }
+    return std::nullopt;
+  }
+
+  problem check_path_index() const {
+    std::uint32_t prev = 0;
+    for (std::uint64_t i = 0; i <= f_.path_tables; ++i) {
+      const std::uint32_t off = load_le<std::uint32_t>(&out_.path_index[4 * i]);
+      if ((i == 0 && off != 0) || off < prev)
+        return failure{status::bad_section, "section PIDX: offset " + num(i) + " is " + num(off) +
+                                                (i == 0 ? "; the first must be 0" : ", below the one before it")};
+      prev = off;
+    }
+    if (prev != out_.paths.size())
+      return failure{status::bad_section, "section PIDX ends at " + num(prev) + " but PATH holds " + num(out_.paths.size()) + " bytes"};
+    return std::nullopt;
+  }
+
+  problem check_paths() const {
+    for (std::uint32_t t = 0; t < f_.path_tables; ++t)
+      if (auto why = layout::path_table_problem(out_.path_table(t), *shape_))
+        return failure{status::bad_section, "section PATH: path table " + num(t) + " " + *why};
+    return std::nullopt;
+  }
+
+  std::span<const std::uint8_t> file_;
+  header_info& info_;
+  database::impl& out_;
+  layout::fields f_;
+  std::optional<block_shape> shape_;
+  std::uint64_t table_end_ = 0;
+  std::array<std::optional<std::size_t>, layout::kRequiredTags.size()> known_{};  // index in info_.sections
+  std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx_{nullptr, ZSTD_freeDCtx};
+};
+
+// Opens without blocking (a FIFO would), refuses what is not a regular file, and maps it.
+problem map_file(const std::string& path, mapping& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return failure{status::io_error, "cannot open: " + errno_text(errno)};
+  struct ::stat st {};
+  problem p;
+  if (::fstat(fd, &st) != 0) p = failure{status::io_error, "cannot stat: " + errno_text(errno)};
+  else if (S_ISDIR(st.st_mode)) p = failure{status::io_error, "is a directory"};
+  else if (!S_ISREG(st.st_mode)) p = failure{status::io_error, "is not a regular file"};
+  else if (st.st_size == 0) p = failure{status::truncated, "is empty; an .lddb file starts with a 64-byte header"};
+  if (!p) {
+    void* addr = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) p = failure{status::io_error, "cannot map: " + errno_text(errno)};
+    else out = mapping(addr, static_cast<std::size_t>(st.st_size));
+  }
+  ::close(fd);  // the mapping keeps the file alive
+  return p;
+}
+
+}  // namespace
+
+// ============================================================================= opening
+
+database::database() = default;
+database::~database() = default;
+
+namespace {
+database::open_result failed(const std::string& name, const failure& f) {
+  database::open_result r;
+  r.code = f.code;
+  r.message = name + ": " + f.what;
+  return r;
+}
+}  // namespace
+
+database::open_result database::open(const std::string& path) {
+  try {
+    auto self = std::make_unique<database::impl>();
+    if (auto p = map_file(path, self->map)) return failed(path, *p);
+    const std::span<const std::uint8_t> file = self->map.bytes();
+    return impl::verify_and_adopt(std::move(self), file, path);
+  } catch (const std::bad_alloc&) {
+    return failed(path, {status::io_error, "not enough memory to open it"});
+  } catch (const std::exception& e) {
+    return failed(path, {status::io_error, std::string("cannot open: ") + e.what()});
+  }
+}
+
+database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, const std::string& name) {
+  try {
+    if (bytes.empty()) return failed(name, {status::truncated, "is empty; an .lddb file starts with a 64-byte header"});
+    auto self = std::make_unique<database::impl>();
+    self->copy = allocate(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), self->copy.data.get());
+    const std::span<const std::uint8_t> file = self->copy.bytes();
+    return impl::verify_and_adopt(std::move(self), file, name);
+  } catch (const std::bad_alloc&) {
+    return failed(name, {status::io_error, "not enough memory to open it"});
+  } catch (const std::exception& e) {
+    return failed(name, {status::io_error, std::string("cannot open: ") + e.what()});
+  }
+}
+
+// Shared by open and open_bytes once `self` owns the bytes. A member of impl, which as a
+// nested class may set the database's private fields.
+database::open_result database::impl::verify_and_adopt(std::unique_ptr<impl> self, std::span<const std::uint8_t> file,
+                                                       const std::string& name) {
+  header_info info;
+  if (auto p = verifier(file, info, *self).run()) return failed(name, *p);
+  const block_shape shape(info.block, info.vertices);
+  self->boundary_count = shape.boundary_count();
+  self->pair_count = shape.pair_count();
+  self->encoding = info.encoding;
+  self->shift = kCostShift - info.scale_log2;
+  self->diagonal = info.movement.diagonal;
+  std::shared_ptr<database> db(new database());
+  db->info_ = std::move(info);
+  db->shape_ = shape;
+  db->path_ = name;
+  db->impl_ = std::move(self);
+  database::open_result r;
+  r.db = std::move(db);
+  return r;
+}
+
+// ============================================================================= lookups
+
+std::string database::manifest() const { return std::string(impl_->manifest.begin(), impl_->manifest.end()); }
+
+status database::check_rule(const rule& wanted, std::string* message) const {
+  if (wanted == info_.movement) return status::ok;
+  if (message) *message = path_ + " holds rule '" + info_.movement.name() + "' but the query asks for '" + wanted.name() + "'";
+  return status::rule_mismatch;
+}
+
+bool database::impl::valid_query(std::uint32_t code, int a, int b) const {
+  return code < slot.size() && static_cast<unsigned>(a) < static_cast<unsigned>(boundary_count) &&
+         static_cast<unsigned>(b) < static_cast<unsigned>(boundary_count);
+}
+
+std::uint16_t database::stored_cost(std::uint32_t code, int a, int b) const {
+  const impl& m = *impl_;
+  if (!m.valid_query(code, a, b)) return kStoredUnreachable;
+  if (a == b) return shape_.point_usable(code, shape_.boundary_point(a)) ? 0 : kStoredUnreachable;
+  const std::uint32_t slot = m.slot[code];
+  const int t = static_cast<int>(slot & 7u);
+  return m.stored(m.cost_id(slot >> 3), shape_.pair_index(shape_.transform_boundary(t, a), shape_.transform_boundary(t, b)));
+}
+
+cost_t database::cost(std::uint32_t code, int a, int b) const { return impl_->decode(stored_cost(code, a, b)); }
+
+bool database::path(std::uint32_t code, int a, int b, inflections* out) const {
+  out->count = 0;
+  const impl& m = *impl_;
+  if (stored_cost(code, a, b) == kStoredUnreachable) return false;  // also refuses invalid queries
+  if (a == b) return true;
+  const std::uint32_t slot = m.slot[code];
+  const int t = static_cast<int>(slot & 7u);
+  const int ca = shape_.transform_boundary(t, a), cb = shape_.transform_boundary(t, b);
+  const int k = shape_.pair_index(ca, cb);
+  const std::span<const std::uint8_t> table = m.path_table(m.path_id(slot >> 3));
+  auto present = [&](int pair) { return (table[static_cast<std::size_t>(pair / 8)] >> (pair % 8)) & 1u; };
+  if (!present(k)) return true;  // a straight path: no inflection points
+  // Present pairs are stored in pair order with their counts: skip the ones before k.
+  std::size_t pos = (static_cast<std::size_t>(m.pair_count) + 7) / 8;
+  for (int j = 0; j < k; ++j)
+    if (present(j)) pos += 1 + std::size_t{table[pos]};
+  const int n = table[pos];
+  const int back = block_shape::inverse(t);
+  for (int i = 0; i < n; ++i)
+    out->points[static_cast<std::size_t>(i)] = shape_.transform_point(back, shape_.point_at(table[pos + 1 + static_cast<std::size_t>(i)]));
+  // Stored from the lower canonical boundary index to the higher.
+  if (ca > cb) std::reverse(out->points.begin(), out->points.begin() + n);
+  out->count = n;
+  return true;
+}
+
+database::entry_ref database::entry(std::uint32_t code) const {
+  const impl& m = *impl_;
+  if (code >= m.slot.size()) return entry_ref{0, 0, 0, 0, 0};
+  const std::uint32_t slot = m.slot[code], ordinal = slot >> 3;
+  return entry_ref{m.canonical[ordinal], ordinal, m.cost_id(ordinal), m.path_id(ordinal), static_cast<int>(slot & 7u)};
+}
+
+}  // namespace lddb

@@ -1,0 +1,166 @@
+// Rule names and block geometry tables. See lddb/rules.hpp.
+#include "lddb/rules.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+namespace lddb {
+
+namespace {
+
+std::string diagonal_text(cost_t d) {
+  if (d == kSqrt2Cost) return "sqrt2";
+  // Shortest decimal that parses back to the same fixed-point value.
+  char buf[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*f", digits, cost_to_double(d));
+    if (parse_diagonal_cost(buf) == d) break;
+  }
+  std::string s = buf;
+  while (s.size() > 3 && s.back() == '0') s.pop_back();
+  return s;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<cost_t> parse_diagonal_cost(std::string_view text) {
+  if (text == "sqrt2" || text == "sqrt(2)") return kSqrt2Cost;
+  double v = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc{} || ptr != end || !(v >= 1.0 && v <= 2.0)) return std::nullopt;
+  return static_cast<cost_t>(std::llround(v * static_cast<double>(kCostOne)));
+}
+
+std::string rule::name() const {
+  switch (kind) {
+    case rule_kind::tile:
+      return "tile";
+    case rule_kind::octile: {
+      std::string s = "octile";
+      std::string opts;
+      if (corners == corner_cutting::one_side_free) opts += "corners=one-side-free";
+      if (diagonal != kSqrt2Cost) opts += (opts.empty() ? "" : ",") + std::string("diagonal=") + diagonal_text(diagonal);
+      return opts.empty() ? s : s + ":" + opts;
+    }
+    case rule_kind::any_angle:
+      return squeeze == squeezing::allowed ? "any-angle:squeeze=allowed" : "any-angle";
+  }
+  return "unknown";
+}
+
+std::optional<rule> rule::parse(std::string_view text, std::string* why) {
+  auto fail = [&](std::string msg) -> std::optional<rule> {
+    if (why) *why = std::move(msg);
+    return std::nullopt;
+  };
+  const std::size_t colon = text.find(':');
+  const std::string_view kind_text = text.substr(0, colon);
+  rule r;
+  if (kind_text == "tile") {
+    r = tile();
+  } else if (kind_text == "octile") {
+    r = octile();
+  } else if (kind_text == "any-angle" || kind_text == "anyangle" || kind_text == "any_angle") {
+    r = any_angle();
+  } else {
+    return fail("unknown rule '" + std::string(kind_text) + "' (expected tile, octile or any-angle)");
+  }
+  if (colon == std::string_view::npos) return r;
+  for (std::string_view opt : split(text.substr(colon + 1), ',')) {
+    const std::size_t eq = opt.find('=');
+    if (eq == std::string_view::npos) return fail("rule option '" + std::string(opt) + "' is not key=value");
+    const std::string_view key = opt.substr(0, eq), value = opt.substr(eq + 1);
+    if (r.kind == rule_kind::octile && key == "corners") {
+      if (value == "forbidden") r.corners = corner_cutting::forbidden;
+      else if (value == "one-side-free") r.corners = corner_cutting::one_side_free;
+      else return fail("corners must be forbidden or one-side-free, not '" + std::string(value) + "'");
+    } else if (r.kind == rule_kind::octile && key == "diagonal") {
+      const auto d = parse_diagonal_cost(value);
+      if (!d) return fail("diagonal must be sqrt2 or a number in [1, 2], not '" + std::string(value) + "'");
+      r.diagonal = *d;
+    } else if (r.kind == rule_kind::any_angle && key == "squeeze") {
+      if (value == "forbidden") r.squeeze = squeezing::forbidden;
+      else if (value == "allowed") r.squeeze = squeezing::allowed;
+      else return fail("squeeze must be forbidden or allowed, not '" + std::string(value) + "'");
+    } else {
+      return fail("rule " + std::string(kind_text) + " has no option '" + std::string(key) + "'");
+    }
+  }
+  return r;
+}
+
+// ----------------------------------------------------------------------------- block_shape
+
+block_shape::block_shape(int b, bool vertices) : b_(b), side_(vertices ? b + 1 : b), vertices_(vertices) {
+  if (b < kMinBlock || b > kMaxBlock) throw std::invalid_argument("block size must be 2..5");
+  const int n = side_;
+  int i = 0;
+  for (int x = 0; x < n; ++x) boundary_[i++] = {x, 0};
+  for (int y = 1; y < n; ++y) boundary_[i++] = {n - 1, y};
+  for (int x = n - 2; x >= 0; --x) boundary_[i++] = {x, n - 1};
+  for (int y = n - 2; y >= 1; --y) boundary_[i++] = {0, y};
+  boundary_of_.fill(-1);
+  for (int k = 0; k < boundary_count(); ++k) boundary_of_[static_cast<std::size_t>(point_index(boundary_[k]))] = k;
+  for (int t = 0; t < kTransforms; ++t) {
+    for (int k = 0; k < boundary_count(); ++k)
+      boundary_perm_[t][k] = boundary_index(transform_point(t, boundary_[k]));
+    // Pattern chunks work on cells, whatever the points are.
+    for (int chunk = 0; chunk < 4; ++chunk) {
+      for (std::uint32_t byte = 0; byte < 256; ++byte) {
+        std::uint32_t out = 0;
+        for (int bit = 0; bit < 8; ++bit) {
+          const int cell = chunk * 8 + bit;
+          if (!((byte >> bit) & 1u) || cell >= b * b) continue;
+          point c{cell % b, cell / b};
+          if (t >= 4) c.x = b - 1 - c.x;
+          for (int r = 0; r < t % 4; ++r) c = point{b - 1 - c.y, c.x};
+          out |= 1u << (c.y * b + c.x);
+        }
+        pattern_chunks_[t][chunk][byte] = out;
+      }
+    }
+  }
+}
+
+point block_shape::transform_point(int t, point p) const {
+  if (t >= 4) p.x = side_ - 1 - p.x;
+  for (int r = 0; r < t % 4; ++r) p = point{side_ - 1 - p.y, p.x};
+  return p;
+}
+
+std::uint32_t block_shape::transform_pattern(int t, std::uint32_t code) const {
+  const auto& tab = pattern_chunks_[t];
+  return tab[0][code & 0xFF] | tab[1][(code >> 8) & 0xFF] | tab[2][(code >> 16) & 0xFF] | tab[3][code >> 24];
+}
+
+block_shape::canonical_form block_shape::canonical(std::uint32_t code, std::uint8_t mask) const {
+  canonical_form best{code, 0};
+  for (int t = 1; t < kTransforms; ++t) {
+    if (!((mask >> t) & 1u)) continue;
+    const std::uint32_t c = transform_pattern(t, code);
+    if (c < best.code) best = {c, t};
+  }
+  return best;
+}
+
+bool block_shape::point_usable(std::uint32_t code, point p) const {
+  const pattern_grid g{code, b_};
+  return vertices_ ? vertex_usable(g, p.x, p.y) : !g.blocked(p.x, p.y);
+}
+
+}  // namespace lddb

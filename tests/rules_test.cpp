@@ -1,0 +1,189 @@
+// Movement rules and block geometry, against hand-worked cases.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lddb/rules.hpp"
+
+namespace {
+
+using lddb::block_shape;
+using lddb::point;
+using lddb::rule;
+
+// A small grid from text rows; '#' is blocked, everything outside is blocked.
+struct text_grid {
+  std::vector<std::string> rows;
+  bool blocked(int x, int y) const {
+    if (y < 0 || y >= static_cast<int>(rows.size()) || x < 0 || x >= static_cast<int>(rows[0].size())) return true;
+    return rows[static_cast<std::size_t>(y)][static_cast<std::size_t>(x)] == '#';
+  }
+};
+
+TEST(Rule, NamesRoundTrip) {
+  const std::vector<rule> rules = {
+      rule::tile(),
+      rule::octile(),
+      rule::octile(lddb::corner_cutting::one_side_free),
+      rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5")),
+      rule::any_angle(),
+      rule::any_angle(lddb::squeezing::allowed)};
+  std::set<std::string> names;
+  for (const rule& r : rules) {
+    const auto back = rule::parse(r.name());
+    ASSERT_TRUE(back) << r.name();
+    EXPECT_EQ(*back, r) << r.name();
+    names.insert(r.name());
+  }
+  EXPECT_EQ(names.size(), rules.size());
+  EXPECT_EQ(rule::octile().name(), "octile");
+  EXPECT_EQ(rule::any_angle(lddb::squeezing::allowed).name(), "any-angle:squeeze=allowed");
+}
+
+TEST(Rule, ParseErrorsSayWhy) {
+  std::string why;
+  EXPECT_FALSE(rule::parse("hex", &why));
+  EXPECT_NE(why.find("unknown rule"), std::string::npos);
+  EXPECT_FALSE(rule::parse("tile:squeeze=allowed", &why));
+  EXPECT_NE(why.find("no option"), std::string::npos);
+  EXPECT_FALSE(rule::parse("octile:diagonal=3", &why));
+  EXPECT_FALSE(rule::parse("octile:corners", &why));
+  EXPECT_FALSE(rule::parse("any-angle:squeeze=sometimes", &why));
+  EXPECT_TRUE(rule::parse("octile:diagonal=1.5,corners=one-side-free"));
+}
+
+TEST(Rule, Sqrt2Constant) {
+  EXPECT_EQ(lddb::kSqrt2Cost, lddb::euclid_cost(1, 1));
+  EXPECT_EQ(lddb::euclid_cost(3, 4), 5 * lddb::kCostOne);
+}
+
+TEST(StepLegal, CornerCutting) {
+  const text_grid g{{"..", "#."}};  // (0,1) blocked
+  const rule strict = rule::octile();
+  const rule loose = rule::octile(lddb::corner_cutting::one_side_free);
+  // (0,0) -> (1,1) passes beside (1,0) free and (0,1) blocked.
+  EXPECT_FALSE(lddb::step_legal(strict, g, 0, 0, 1, 1));
+  EXPECT_TRUE(lddb::step_legal(loose, g, 0, 0, 1, 1));
+  EXPECT_FALSE(lddb::step_legal(rule::tile(), g, 0, 0, 1, 1));
+  EXPECT_TRUE(lddb::step_legal(rule::tile(), g, 0, 0, 1, 0));
+  EXPECT_FALSE(lddb::step_legal(rule::tile(), g, 0, 0, 0, 1));  // into a blocked cell
+  EXPECT_FALSE(lddb::step_legal(rule::tile(), g, 1, 1, 1, 0));  // off the grid
+  const text_grid both{{".#", "#."}};
+  EXPECT_FALSE(lddb::step_legal(loose, both, 0, 0, 1, 1));
+}
+
+TEST(SegmentLegal, InteriorEdgesAndCorners) {
+  const rule strict = rule::any_angle();
+  const rule squeeze = rule::any_angle(lddb::squeezing::allowed);
+  // A single blocked cell in the middle of a 3x3 grid: vertices 0..3.
+  const text_grid mid{{"...", ".#.", "..."}};
+  EXPECT_FALSE(lddb::segment_legal(strict, mid, 0, 0, 3, 3));  // through (1,1)'s interior
+  EXPECT_TRUE(lddb::segment_legal(strict, mid, 0, 1, 3, 1));   // along its top edge
+  EXPECT_TRUE(lddb::segment_legal(strict, mid, 1, 0, 1, 3));   // along its left edge
+  EXPECT_TRUE(lddb::segment_legal(strict, mid, 0, 0, 3, 1));   // shallow line above it
+  EXPECT_FALSE(lddb::segment_legal(strict, mid, 0, 1, 3, 2));  // shallow line through it
+  // Two blocked cells side by side: the edge between them is shared by two blocked cells.
+  const text_grid pair{{"##", ".."}};
+  EXPECT_FALSE(lddb::segment_legal(strict, pair, 1, 0, 1, 1));
+  // Along the outer edge of the map: the outside counts as blocked.
+  EXPECT_FALSE(lddb::segment_legal(strict, pair, 0, 0, 2, 0));
+  EXPECT_TRUE(lddb::segment_legal(strict, pair, 0, 2, 2, 2));  // bottom row is free
+  // A double corner at vertex (1,1): cells (0,0) and (1,1) blocked.
+  const text_grid dc{{"#.", ".#"}};
+  EXPECT_FALSE(lddb::segment_legal(strict, dc, 0, 2, 2, 0));  // squeezes through (1,1)
+  EXPECT_TRUE(lddb::segment_legal(squeeze, dc, 0, 2, 2, 0));
+  EXPECT_TRUE(lddb::segment_legal(strict, dc, 0, 2, 1, 1));   // ending there is fine
+  EXPECT_TRUE(lddb::segment_legal(strict, dc, 1, 1, 2, 0));   // and starting there
+  // A horizontal line through the double corner passes between the two blocked cells.
+  const text_grid wide{{"#..", ".#.", "..."}};
+  EXPECT_FALSE(lddb::segment_legal(strict, wide, 0, 1, 2, 1));
+  EXPECT_TRUE(lddb::segment_legal(squeeze, wide, 0, 1, 2, 1));
+}
+
+TEST(BlockShape, BoundaryOrderIsClockwise) {
+  const block_shape cells(4, false);
+  ASSERT_EQ(cells.boundary_count(), 12);
+  EXPECT_EQ(cells.boundary_point(0), (point{0, 0}));
+  EXPECT_EQ(cells.boundary_point(3), (point{3, 0}));
+  EXPECT_EQ(cells.boundary_point(6), (point{3, 3}));
+  EXPECT_EQ(cells.boundary_point(9), (point{0, 3}));
+  EXPECT_EQ(cells.boundary_point(11), (point{0, 1}));
+  EXPECT_EQ(cells.boundary_index({1, 1}), -1);
+  const block_shape verts(4, true);
+  EXPECT_EQ(verts.boundary_count(), 16);
+  EXPECT_EQ(verts.point_count(), 25);
+  for (int i = 0; i < verts.boundary_count(); ++i) EXPECT_EQ(verts.boundary_index(verts.boundary_point(i)), i);
+}
+
+TEST(BlockShape, PairIndexIsDense) {
+  for (int b = 2; b <= 5; ++b) {
+    for (bool v : {false, true}) {
+      const block_shape s(b, v);
+      std::set<int> seen;
+      for (int i = 0; i < s.boundary_count(); ++i)
+        for (int j = i + 1; j < s.boundary_count(); ++j) {
+          EXPECT_EQ(s.pair_index(i, j), s.pair_index(j, i));
+          seen.insert(s.pair_index(i, j));
+        }
+      EXPECT_EQ(static_cast<int>(seen.size()), s.pair_count());
+      EXPECT_EQ(*seen.begin(), 0);
+      EXPECT_EQ(*seen.rbegin(), s.pair_count() - 1);
+    }
+  }
+}
+
+TEST(BlockShape, TransformsFormTheSquaresGroup) {
+  for (int b = 2; b <= 5; ++b) {
+    for (bool v : {false, true}) {
+      const block_shape s(b, v);
+      std::set<std::vector<int>> images;
+      for (int t = 0; t < block_shape::kTransforms; ++t) {
+        std::vector<int> image;
+        for (int p = 0; p < s.point_count(); ++p) {
+          const point q = s.transform_point(t, s.point_at(p));
+          image.push_back(s.point_index(q));
+          EXPECT_EQ(s.transform_point(block_shape::inverse(t), q), s.point_at(p));
+        }
+        images.insert(image);
+        for (int i = 0; i < s.boundary_count(); ++i)
+          EXPECT_EQ(s.boundary_point(s.transform_boundary(t, i)), s.transform_point(t, s.boundary_point(i)));
+      }
+      EXPECT_EQ(images.size(), 8u) << "b=" << b;
+    }
+  }
+}
+
+TEST(BlockShape, PatternTransformMovesCellsLikePoints) {
+  const block_shape cells(5, false), verts(5, true);
+  for (int t = 0; t < block_shape::kTransforms; ++t) {
+    for (int c = 0; c < 25; ++c) {
+      const std::uint32_t code = 1u << c;
+      const point p = cells.point_at(c);
+      const point q = cells.transform_point(t, p);
+      EXPECT_EQ(cells.transform_pattern(t, code), 1u << cells.point_index(q));
+      // The cell's top-left and bottom-right vertices land on the moved cell's corners.
+      const point a = verts.transform_point(t, p), b = verts.transform_point(t, {p.x + 1, p.y + 1});
+      EXPECT_EQ(std::min(a.x, b.x), q.x);
+      EXPECT_EQ(std::min(a.y, b.y), q.y);
+    }
+  }
+}
+
+TEST(BlockShape, CanonicalCountsMatchBurnside) {
+  // Distinct b x b patterns under the 8 symmetries (OEIS A054247): 6, 102, 8548.
+  const std::vector<std::pair<int, int>> expected = {{2, 6}, {3, 102}, {4, 8548}};
+  for (auto [b, count] : expected) {
+    const block_shape s(b, false);
+    int canonical = 0;
+    for (std::uint32_t c = 0; c < s.pattern_count(); ++c) {
+      const auto f = s.canonical(c, 0xFF);
+      EXPECT_EQ(s.transform_pattern(f.transform, c), f.code);
+      canonical += f.code == c;
+    }
+    EXPECT_EQ(canonical, count) << "b=" << b;
+  }
+}
+
+}  // namespace

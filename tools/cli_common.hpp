@@ -1,0 +1,87 @@
+// tools/cli_common.hpp: what the `lddb` subcommands share.
+//
+// Every subcommand reports a problem by throwing one of the two errors below; main()
+// turns them into a one-line message on stderr and an exit status (2 for a bad command
+// line, 1 for a file or operation that failed), so no subcommand prints a stack trace or
+// leaks an exception.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lddb/rules.hpp"
+
+namespace lddb::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // a file is bad, an operation failed
+inline constexpr int kExitUsage = 2;    // the command line is wrong
+
+// The command line asks for something impossible (an unknown rule, an option that does
+// not apply, a value out of range).
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A file cannot be read or written, or is not intact.
+struct failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// ----------------------------------------------------------------------------- subcommands
+
+struct gen_args {
+  std::string rule_text;  // empty when --like is given
+  int block = 4;
+  std::string out;
+  int threads = 0;
+  std::optional<std::string> corners, diagonal, squeeze;
+  bool no_symmetry = false;
+  std::optional<int> zstd_level;
+  std::optional<std::string> like;
+};
+int run_gen(const gen_args& args);
+
+int run_verify(const std::vector<std::string>& files);
+
+struct dump_args {
+  std::string file;
+  bool json = false;
+  bool no_stats = false;
+  std::optional<std::string> pattern;  // as typed: decimal or 0x hex
+  std::optional<std::string> pair;     // as typed: "A,B"
+};
+int run_dump(const dump_args& args);
+
+struct info_args {
+  std::optional<std::string> dir;
+};
+int run_info(const info_args& args);
+
+// ----------------------------------------------------------------------------- text helpers
+
+// "0x1F", "31" -> 31. nullopt unless the whole text is one non-negative integer.
+std::optional<std::uint64_t> parse_unsigned(const std::string& text);
+
+// A cost as a short decimal: "1", "1.414", "2.5"; "-" for kUnreachable.
+std::string format_cost(cost_t c);
+
+// 48213 -> "47.1 KiB"; below 10 KiB as exact bytes.
+std::string format_bytes(std::uint64_t bytes);
+
+// "octile-4.lddb": the name lddb/ uses for the database of a rule and block size.
+std::string database_file_name(const rule& r, int block);
+
+// Prints rows as aligned columns separated by two spaces; row 0 is the heading. Columns
+// whose index is in right_aligned are right-aligned (numbers).
+void print_table(std::FILE* out, const std::vector<std::vector<std::string>>& rows,
+                 const std::vector<int>& right_aligned);
+
+// The message of an open_result without a leading "<file>: ", for lines that already
+// start with the file name.
+std::string strip_file_prefix(const std::string& message, const std::string& file);
+
+}  // namespace lddb::cli

@@ -1,0 +1,504 @@
+// tools/cmd_dump.cpp: `lddb dump`, everything a database holds, as text or JSON.
+//
+// Header, manifest (and the recipe it decodes to), section table, statistics, and on
+// request one pattern's entry: the block drawn as a picture, its cost matrix and the
+// inflection points of each stored path. Everything is read through the public reader
+// (database::cost / path / entry), so dump shows what a search would see.
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "lddb/format.hpp"
+#include "lddb/generator.hpp"
+
+namespace lddb::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// ----------------------------------------------------------------------------- names
+
+std::string version_text(format_version v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
+
+std::string encoding_name(cost_encoding e) {
+  switch (e) {
+    case cost_encoding::fixed_point: return "fixed-point";
+    case cost_encoding::octile_pair: return "octile-pair";
+  }
+  return "unknown(" + std::to_string(static_cast<int>(e)) + ")";
+}
+
+std::string encoding_description(const header_info& h) {
+  switch (h.encoding) {
+    case cost_encoding::fixed_point:
+      return "fixed-point, u16 value x 2^-" + std::to_string(h.scale_log2) + " units of length";
+    case cost_encoding::octile_pair:
+      return "octile-pair, u16 = straight moves (low byte) + diagonal moves (high byte)";
+  }
+  return encoding_name(h.encoding);
+}
+
+std::string codec_name(section_codec c) {
+  switch (c) {
+    case section_codec::stored: return "stored";
+    case section_codec::zstd: return "zstd";
+  }
+  return "codec" + std::to_string(static_cast<int>(c));
+}
+
+std::string hex(std::uint64_t v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%0*" PRIx64, digits, v);
+  return buf;
+}
+
+int popcount8(std::uint8_t m) { return __builtin_popcount(m); }
+
+std::string ratio_text(const section_info& s) {
+  if (s.stored_size == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(s.raw_size) / static_cast<double>(s.stored_size));
+  return buf;
+}
+
+std::uint64_t in_memory_size(const header_info& h) {
+  std::uint64_t total = 0;
+  for (const section_info& s : h.sections) total += s.raw_size;
+  return total;
+}
+
+// ----------------------------------------------------------------------------- statistics
+
+// Over the distinct tables: each cost table and each path table is read once, through the
+// first canonical pattern that uses it.
+struct table_stats {
+  std::uint64_t cost_tables = 0, path_tables = 0;
+  std::uint64_t pairs = 0, unreachable = 0;  // over cost tables, unordered pairs
+  double cost_sum = 0;                       // over reachable pairs
+  std::uint64_t path_pairs = 0, inflection_sum = 0;
+  int max_inflections = 0;
+
+  double unreachable_fraction() const { return pairs ? static_cast<double>(unreachable) / static_cast<double>(pairs) : 0; }
+  double mean_cost() const { return pairs > unreachable ? cost_sum / static_cast<double>(pairs - unreachable) : 0; }
+  double mean_inflections() const {
+    return path_pairs ? static_cast<double>(inflection_sum) / static_cast<double>(path_pairs) : 0;
+  }
+};
+
+table_stats compute_stats(const database& db) {
+  const header_info& h = db.info();
+  const block_shape& shape = db.shape();
+  const int n = shape.boundary_count();
+  std::vector<bool> cost_seen(h.cost_tables, false), path_seen(h.path_tables, false);
+  table_stats st;
+  inflections inf;
+  const std::uint64_t patterns = shape.pattern_count();
+  for (std::uint64_t c = 0; c < patterns; ++c) {
+    const auto code = static_cast<std::uint32_t>(c);
+    const database::entry_ref e = db.entry(code);
+    if (e.canonical_code != code) continue;
+    const bool new_cost = e.cost_id < cost_seen.size() && !cost_seen[e.cost_id];
+    const bool new_path = e.path_id < path_seen.size() && !path_seen[e.path_id];
+    if (!new_cost && !new_path) continue;
+    if (new_cost) cost_seen[e.cost_id] = true, ++st.cost_tables;
+    if (new_path) path_seen[e.path_id] = true, ++st.path_tables;
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        const cost_t cost = db.cost(code, i, j);
+        if (new_cost) {
+          ++st.pairs;
+          if (cost == kUnreachable) ++st.unreachable;
+          else st.cost_sum += cost_to_double(cost);
+        }
+        if (new_path && cost != kUnreachable && db.path(code, i, j, &inf)) {
+          ++st.path_pairs;
+          st.inflection_sum += static_cast<std::uint64_t>(inf.count);
+          st.max_inflections = std::max(st.max_inflections, inf.count);
+        }
+      }
+    }
+  }
+  return st;
+}
+
+// ----------------------------------------------------------------------------- one pattern
+
+struct pair_detail {
+  int a = 0, b = 0;
+  cost_t cost = kUnreachable;
+  std::uint16_t stored = 0;
+  std::vector<point> points;  // inflection points, a to b
+};
+
+struct pattern_detail {
+  std::uint32_t code = 0;
+  database::entry_ref entry{};
+  std::vector<std::string> picture;
+  std::string legend;
+  std::vector<std::vector<cost_t>> matrix;  // empty when a single pair was asked for
+  std::vector<pair_detail> pairs;
+};
+
+std::uint32_t parse_pattern(const std::string& text, const database& db) {
+  const std::optional<std::uint64_t> v = parse_unsigned(text);
+  if (!v) throw usage_error("--pattern " + text + ": not a pattern code (decimal or 0x hex)");
+  const std::uint64_t limit = db.shape().pattern_count();
+  if (*v >= limit)
+    throw usage_error("--pattern " + text + ": out of range for " + db.path() + " (b=" +
+                      std::to_string(db.info().block) + ": codes are 0.." + std::to_string(limit - 1) + ")");
+  return static_cast<std::uint32_t>(*v);
+}
+
+std::pair<int, int> parse_pair(const std::string& text, const database& db) {
+  const std::size_t comma = text.find(',');
+  const int n = db.shape().boundary_count();
+  const std::string bad = "--pair " + text + ": ";
+  if (comma == std::string::npos) throw usage_error(bad + "expected A,B (two boundary indices)");
+  const auto a = parse_unsigned(text.substr(0, comma));
+  const auto b = parse_unsigned(text.substr(comma + 1));
+  if (!a || !b) throw usage_error(bad + "expected A,B (two boundary indices)");
+  if (*a >= static_cast<std::uint64_t>(n) || *b >= static_cast<std::uint64_t>(n))
+    throw usage_error(bad + "boundary indices of " + db.path() + " are 0.." + std::to_string(n - 1));
+  if (*a == *b) throw usage_error(bad + "the two boundary indices must differ");
+  return {static_cast<int>(*a), static_cast<int>(*b)};
+}
+
+std::string label2(const std::string& s) { return s.size() >= 2 ? s : std::string(2 - s.size(), ' ') + s; }
+
+// Cells: b rows of '#'/'.', beside them the boundary index of each boundary cell.
+// Vertices: 2b+1 rows alternating vertex rows (boundary index or '+') and cell rows.
+// `marks` overrides points: 'A', 'B' for a pair's ends, '*' for its inflection points.
+std::vector<std::string> draw_block(const block_shape& shape, std::uint32_t code, const std::map<int, char>& marks) {
+  const int b = shape.block();
+  const pattern_grid grid{code, b};
+  std::vector<std::string> rows;
+  auto mark = [&](point p) -> std::optional<char> {
+    const auto it = marks.find(shape.point_index(p));
+    if (it == marks.end()) return std::nullopt;
+    return it->second;
+  };
+  if (!shape.vertices()) {
+    for (int y = 0; y < b; ++y) {
+      std::string row;
+      for (int x = 0; x < b; ++x) {
+        if (x) row += ' ';
+        const auto m = mark({x, y});
+        row += m ? *m : (grid.blocked(x, y) ? '#' : '.');
+      }
+      row += "    ";
+      for (int x = 0; x < b; ++x) {
+        const int bi = shape.boundary_index({x, y});
+        row += (x ? " " : "") + label2(bi < 0 ? "." : std::to_string(bi));
+      }
+      rows.push_back(row);
+    }
+    return rows;
+  }
+  for (int y = 0; y <= b; ++y) {
+    std::string row;
+    for (int x = 0; x <= b; ++x) {
+      if (x) row += "  ";
+      const int bi = shape.boundary_index({x, y});
+      const auto m = mark({x, y});
+      row += label2(m ? std::string(1, *m) : bi < 0 ? "+" : std::to_string(bi));
+    }
+    rows.push_back(row);
+    if (y == b) break;
+    std::string cells;
+    for (int x = 0; x < b; ++x) cells += std::string(3, ' ') + (grid.blocked(x, y) ? '#' : '.');
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+pattern_detail describe_pattern(const database& db, std::uint32_t code, std::optional<std::pair<int, int>> only) {
+  const block_shape& shape = db.shape();
+  const int n = shape.boundary_count();
+  pattern_detail d;
+  d.code = code;
+  d.entry = db.entry(code);
+  auto pair_of = [&](int a, int b) {
+    pair_detail p;
+    p.a = a;
+    p.b = b;
+    p.cost = db.cost(code, a, b);
+    p.stored = db.stored_cost(code, a, b);
+    inflections inf;
+    if (p.cost != kUnreachable && db.path(code, a, b, &inf))
+      for (int k = 0; k < inf.count; ++k) p.points.push_back(inf.points[static_cast<std::size_t>(k)]);
+    return p;
+  };
+  std::map<int, char> marks;
+  if (only) {
+    d.pairs.push_back(pair_of(only->first, only->second));
+    const pair_detail& p = d.pairs.back();
+    for (const point& q : p.points) marks[shape.point_index(q)] = '*';
+    marks[shape.point_index(shape.boundary_point(p.a))] = 'A';
+    marks[shape.point_index(shape.boundary_point(p.b))] = 'B';
+    d.legend = "A = boundary " + std::to_string(p.a) + ", B = boundary " + std::to_string(p.b) +
+               (p.points.empty() ? std::string() : ", * = inflection point");
+  } else {
+    d.matrix.assign(static_cast<std::size_t>(n), std::vector<cost_t>(static_cast<std::size_t>(n), kUnreachable));
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) d.matrix[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = db.cost(code, i, j);
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (d.matrix[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] != kUnreachable)
+          d.pairs.push_back(pair_of(i, j));
+  }
+  d.picture = draw_block(shape, code, marks);
+  return d;
+}
+
+std::string points_text(const std::vector<point>& pts) {
+  if (pts.empty()) return "straight";
+  std::string s;
+  for (const point& p : pts) s += (s.empty() ? "" : " ") + ("(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")");
+  return s;
+}
+
+void print_pattern(const database& db, const pattern_detail& d) {
+  const block_shape& shape = db.shape();
+  const int n = shape.boundary_count();
+  std::printf("\npattern %u (0x%0*x): canonical %u, transform %d, cost table %u, path table %u\n", d.code,
+              (db.info().block * db.info().block + 3) / 4, d.code, d.entry.canonical_code, d.entry.transform,
+              d.entry.cost_id, d.entry.path_id);
+  for (const std::string& row : d.picture) std::printf("  %s\n", row.c_str());
+  std::printf("\n");
+  if (!d.legend.empty()) std::printf("  %s\n", d.legend.c_str());
+  std::printf("  %s: %s; # = blocked cell, . = free cell\n", shape.vertices() ? "vertices" : "cells",
+              shape.vertices() ? "numbers are boundary indices, + interior vertices"
+                               : "left the block, right its boundary indices");
+
+  if (!d.matrix.empty()) {
+    std::printf("\ncost matrix (row = from, column = to boundary index; - = unreachable)\n");
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"", ""});
+    for (int j = 0; j < n; ++j) rows[0].push_back(std::to_string(j));
+    for (int i = 0; i < n; ++i) {
+      rows.push_back({"", std::to_string(i)});
+      for (int j = 0; j < n; ++j)
+        rows.back().push_back(format_cost(d.matrix[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]));
+    }
+    std::vector<int> right;
+    for (int c = 1; c <= n + 1; ++c) right.push_back(c);
+    print_table(stdout, rows, right);
+    std::printf("\ninflection points of each reachable pair (block coordinates (x,y))\n");
+    if (d.pairs.empty()) std::printf("  no boundary point reaches another\n");
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const pair_detail& p : d.pairs) {
+    rows.push_back({std::to_string(p.a), "->", std::to_string(p.b), "cost", format_cost(p.cost),
+                    p.cost == kUnreachable ? "unreachable" : points_text(p.points)});
+  }
+  if (!rows.empty()) {
+    if (d.matrix.empty()) std::printf("\n");
+    for (auto& r : rows) r.insert(r.begin(), "");
+    print_table(stdout, rows, {1, 3});
+  }
+}
+
+json pattern_json(const database& db, const pattern_detail& d) {
+  const block_shape& shape = db.shape();
+  json j;
+  j["code"] = d.code;
+  j["canonical_code"] = d.entry.canonical_code;
+  j["canonical_index"] = d.entry.canonical_index;
+  j["transform"] = d.entry.transform;
+  j["cost_id"] = d.entry.cost_id;
+  j["path_id"] = d.entry.path_id;
+  j["picture"] = d.picture;
+  json cells = json::array();
+  for (int y = 0; y < shape.block(); ++y) {
+    std::string row;
+    for (int x = 0; x < shape.block(); ++x) row += pattern_grid{d.code, shape.block()}.blocked(x, y) ? '#' : '.';
+    cells.push_back(row);
+  }
+  j["cells"] = cells;
+  json boundary = json::array();
+  for (int i = 0; i < shape.boundary_count(); ++i) {
+    const point p = shape.boundary_point(i);
+    boundary.push_back({p.x, p.y});
+  }
+  j["boundary_points"] = boundary;
+  if (!d.matrix.empty()) {
+    json m = json::array();
+    for (const auto& row : d.matrix) {
+      json r = json::array();
+      for (cost_t c : row) r.push_back(c == kUnreachable ? json(nullptr) : json(cost_to_double(c)));
+      m.push_back(r);
+    }
+    j["costs"] = m;
+  }
+  json pairs = json::array();
+  for (const pair_detail& p : d.pairs) {
+    json pj;
+    pj["a"] = p.a;
+    pj["b"] = p.b;
+    pj["reachable"] = p.cost != kUnreachable;
+    pj["cost"] = p.cost == kUnreachable ? json(nullptr) : json(cost_to_double(p.cost));
+    pj["cost_units"] = p.cost == kUnreachable ? json(nullptr) : json(p.cost);
+    pj["stored"] = p.stored;
+    json pts = json::array();
+    for (const point& q : p.points) pts.push_back({q.x, q.y});
+    pj["inflections"] = pts;
+    pairs.push_back(pj);
+  }
+  j["pairs"] = pairs;
+  return j;
+}
+
+// ----------------------------------------------------------------------------- the whole file
+
+std::optional<recipe> decode_recipe(const std::string& manifest, std::string* why) {
+  try {
+    return recipe_from_manifest(manifest);
+  } catch (const std::exception& e) {
+    *why = e.what();
+    return std::nullopt;
+  }
+}
+
+json header_json(const database& db) {
+  const header_info& h = db.info();
+  const block_shape& shape = db.shape();
+  json j;
+  j["format_version"] = version_text(h.version);
+  j["min_reader_version"] = version_text(h.min_reader);
+  j["rule"] = h.movement.name();
+  j["block"] = h.block;
+  j["points"] = h.vertices ? "vertices" : "cells";
+  j["boundary_points"] = shape.boundary_count();
+  j["pairs"] = shape.pair_count();
+  j["patterns"] = shape.pattern_count();
+  j["cost_encoding"] = encoding_name(h.encoding);
+  j["scale_log2"] = h.scale_log2;
+  j["symmetry_mask"] = "0x" + hex(h.symmetry_mask, 2);
+  j["canonical_patterns"] = h.canonical_patterns;
+  j["cost_tables"] = h.cost_tables;
+  j["path_tables"] = h.path_tables;
+  j["file_size"] = h.file_size;
+  return j;
+}
+
+}  // namespace
+
+int run_dump(const dump_args& a) {
+  const database::open_result opened = database::open(a.file);
+  if (!opened) throw failure(opened.message.empty() ? a.file + ": " + status_name(opened.code) : opened.message);
+  const database& db = *opened.db;
+  const header_info& h = db.info();
+
+  std::optional<std::uint32_t> code;
+  std::optional<std::pair<int, int>> pair;
+  if (a.pattern) code = parse_pattern(*a.pattern, db);
+  if (a.pair) pair = parse_pair(*a.pair, db);
+
+  const std::string manifest = db.manifest();
+  std::string recipe_error;
+  const std::optional<recipe> rec = decode_recipe(manifest, &recipe_error);
+  std::optional<table_stats> stats;
+  if (!a.no_stats) stats = compute_stats(db);
+  std::optional<pattern_detail> detail;
+  if (code) detail = describe_pattern(db, *code, pair);
+
+  if (a.json) {
+    json j;
+    j["file"] = a.file;
+    j["header"] = header_json(db);
+    j["manifest"] = manifest;
+    if (rec) {
+      j["recipe"] = {{"rule", rec->movement.name()},          {"block", rec->block},
+                     {"use_symmetry", rec->use_symmetry},     {"zstd_level", rec->zstd_level},
+                     {"generator_version", rec->generator_version}};
+    } else {
+      j["recipe"] = nullptr;
+      j["recipe_error"] = recipe_error;
+    }
+    json sections = json::array();
+    for (const section_info& s : h.sections) {
+      sections.push_back({{"tag", s.name()},
+                          {"codec", codec_name(s.codec)},
+                          {"offset", s.offset},
+                          {"stored_size", s.stored_size},
+                          {"raw_size", s.raw_size},
+                          {"ratio", s.stored_size ? static_cast<double>(s.raw_size) / static_cast<double>(s.stored_size) : 0.0},
+                          {"checksum", hex(s.checksum, 16)}});
+    }
+    j["sections"] = sections;
+    json sj;
+    sj["canonical_patterns"] = h.canonical_patterns;
+    sj["cost_tables"] = h.cost_tables;
+    sj["path_tables"] = h.path_tables;
+    sj["file_size"] = h.file_size;
+    sj["in_memory_size"] = in_memory_size(h);
+    if (stats) {
+      sj["unreachable_pair_fraction"] = stats->unreachable_fraction();
+      sj["mean_cost"] = stats->mean_cost();
+      sj["mean_inflections"] = stats->mean_inflections();
+      sj["max_inflections"] = stats->max_inflections;
+      sj["tables_read"] = {{"cost", stats->cost_tables}, {"path", stats->path_tables}};
+    }
+    j["stats"] = sj;
+    if (detail) j["pattern"] = pattern_json(db, *detail);
+    std::cout << j.dump(2) << "\n";
+    return kExitOk;
+  }
+
+  const block_shape& shape = db.shape();
+  std::printf("file            %s\n", a.file.c_str());
+  std::printf("format          %s (readable by lddb %s and later)\n", version_text(h.version).c_str(),
+              version_text(h.min_reader).c_str());
+  std::printf("rule            %s\n", h.movement.name().c_str());
+  std::printf("block           %dx%d cells; points are %s (%d boundary points, %d pairs)\n", h.block, h.block,
+              h.vertices ? "vertices" : "cells", shape.boundary_count(), shape.pair_count());
+  std::printf("cost encoding   %s\n", encoding_description(h).c_str());
+  std::printf("symmetry mask   0x%s (%d of 8 transforms)\n", hex(h.symmetry_mask, 2).c_str(), popcount8(h.symmetry_mask));
+  if (rec) {
+    std::printf("recipe          rule %s, b=%d, symmetry %s, zstd level %d, built by %s\n", rec->movement.name().c_str(),
+                rec->block, rec->use_symmetry ? "on" : "off", rec->zstd_level, rec->generator_version.c_str());
+  } else {
+    std::printf("recipe          unreadable: %s\n", recipe_error.c_str());
+  }
+  std::printf("\nmanifest (%zu bytes)\n", manifest.size());
+  {
+    std::istringstream lines(manifest);
+    std::string line;
+    while (std::getline(lines, line)) std::printf("  %s\n", line.c_str());
+  }
+
+  std::printf("\nsections\n");
+  std::vector<std::vector<std::string>> rows{{"", "tag", "codec", "offset", "stored", "raw", "ratio", "checksum"}};
+  for (const section_info& s : h.sections)
+    rows.push_back({"", s.name(), codec_name(s.codec), std::to_string(s.offset), std::to_string(s.stored_size),
+                    std::to_string(s.raw_size), ratio_text(s), hex(s.checksum, 16)});
+  print_table(stdout, rows, {3, 4, 5, 6});
+
+  std::printf("\nstatistics\n");
+  std::printf("  canonical patterns   %u of %llu\n", h.canonical_patterns,
+              static_cast<unsigned long long>(shape.pattern_count()));
+  std::printf("  cost tables          %u\n", h.cost_tables);
+  std::printf("  path tables          %u\n", h.path_tables);
+  std::printf("  file size            %llu bytes (%s)\n", static_cast<unsigned long long>(h.file_size),
+              format_bytes(h.file_size).c_str());
+  std::printf("  in-memory size       %llu bytes (%s; sum of raw section sizes)\n",
+              static_cast<unsigned long long>(in_memory_size(h)), format_bytes(in_memory_size(h)).c_str());
+  if (stats) {
+    std::printf("  unreachable pairs    %.2f%% (over %llu cost tables x %d pairs)\n", 100.0 * stats->unreachable_fraction(),
+                static_cast<unsigned long long>(stats->cost_tables), shape.pair_count());
+    std::printf("  mean cost            %.4f (reachable pairs)\n", stats->mean_cost());
+    std::printf("  mean inflections     %.4f per reachable pair, at most %d (over %llu path tables)\n",
+                stats->mean_inflections(), stats->max_inflections,
+                static_cast<unsigned long long>(stats->path_tables));
+  }
+  if (detail) print_pattern(db, *detail);
+  return kExitOk;
+}
+
+}  // namespace lddb::cli
