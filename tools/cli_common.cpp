@@ -36,10 +36,10 @@ std::string format_bytes(std::uint64_t bytes) {
   char buf[32];
   if (bytes < 10 * 1024) {
     std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-  } else if (bytes < 10ull * 1024 * 1024) {
+  } else if (bytes < 1024ull * 1024) {
     std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
   } else {
-    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
   }
   return buf;
 }

@@ -69,7 +69,7 @@ std::optional<std::uint64_t> parse_unsigned(const std::string& text);
 // A cost as a short decimal: "1", "1.414", "2.5"; "-" for kUnreachable.
 std::string format_cost(cost_t c);
 
-// 48213 -> "47.1 KiB"; below 10 KiB as exact bytes.
+// 48213 -> "47.1 KiB", 2194245 -> "2.09 MiB"; below 10 KiB as exact bytes.
 std::string format_bytes(std::uint64_t bytes);
 
 // "octile-4.lddb": the name lddb/ uses for the database of a rule and block size.

@@ -97,6 +97,13 @@ class progress_bar {
     std::fflush(stderr);
   }
 
+  // Replaces the bar with a note on what happens next (compression can take a while).
+  void note(const std::string& text) {
+    std::fprintf(stderr, "\r\033[K%s", text.c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+
   // Erases the bar so the summary line starts clean.
   void finish() {
     if (drawn_) std::fprintf(stderr, "\r\033[K");
@@ -145,10 +152,12 @@ int run_gen(const gen_args& a) {
     if (bar) bar->finish();
     throw;
   }
-  if (bar) bar->finish();
+  if (bar) bar->note("writing " + a.out + " (zstd level " + std::to_string(r.zstd_level) + ") ...");
 
   std::string error;
-  if (!write_database(image, a.out, &error)) throw failure(error.empty() ? a.out + ": cannot write" : error);
+  const bool written = write_database(image, a.out, &error);
+  if (bar) bar->finish();
+  if (!written) throw failure(error.empty() ? a.out + ": cannot write" : error);
   const double seconds = std::chrono::duration<double>(clock_type::now() - start).count();
 
   // Counted from the image itself, so the line is right whatever the stats hold.

@@ -42,14 +42,14 @@ std::string self_path() {
 // --dir, else $LDDB_DATA_DIR, else the folder baked in at build time.
 fs::path data_dir(const info_args& a, std::string* source) {
   if (a.dir) {
-    *source = "--dir";
+    *source = "from --dir";
     return *a.dir;
   }
   if (const char* env = std::getenv("LDDB_DATA_DIR"); env && *env) {
-    *source = "LDDB_DATA_DIR";
+    *source = "from LDDB_DATA_DIR";
     return env;
   }
-  *source = "built-in default";
+  *source = "built-in default; --dir or LDDB_DATA_DIR choose another";
   return LDDB_DEFAULT_DATA_DIR;
 }
 
@@ -96,7 +96,7 @@ int run_info(const info_args& a) {
   }
   names.insert(names.end(), extra.begin(), extra.end());
 
-  std::printf("LDDB databases in %s\n\n", dir.string().c_str());
+  std::printf("LDDB databases in %s (%s)\n\n", dir.string().c_str(), source.c_str());
   std::vector<std::vector<std::string>> rows{{"file", "rule", "b", "on disk", "in memory", "canonical",
                                               "cost tables", "path tables", "open+verify", "status"}};
   std::vector<std::string> problems;

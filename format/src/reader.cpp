@@ -176,6 +176,9 @@ class verifier {
   verifier(std::span<const std::uint8_t> file, header_info& info, database::impl& out)
       : file_(file), info_(info), out_(out) {}
 
+  // Valid once run() has passed the header checks.
+  const block_shape& shape() const { return *shape_; }
+
   problem run() {
     if (auto p = check_magic()) return p;
     if (auto p = check_version()) return p;
@@ -425,24 +428,10 @@ class verifier {
 
   // ------------------------------------------------------------------- contents
 
-  // One pass over the codes in ascending order. A code is canonical when it is its own
-  // canonical form; otherwise its canonical form is a smaller code (the mask is a group,
-  // checked with the header), which already has its ordinal.
+  // The index depends only on (b, mask), so building it needs no trust in the sections;
+  // it also yields the canonical count the header must agree with.
   problem build_index() {
-    const block_shape& s = *shape_;
-    const std::uint64_t patterns = s.pattern_count();
-    out_.slot.resize(patterns);
-    out_.canonical.reserve(f_.canonical);
-    for (std::uint64_t c = 0; c < patterns; ++c) {
-      const auto code = static_cast<std::uint32_t>(c);
-      const block_shape::canonical_form cf = s.canonical(code, f_.symmetry_mask);
-      if (cf.code == code) {
-        out_.slot[c] = static_cast<std::uint32_t>(out_.canonical.size()) << 3;
-        out_.canonical.push_back(code);
-      } else {
-        out_.slot[c] = (out_.slot[cf.code] & ~7u) | static_cast<std::uint32_t>(cf.transform);
-      }
-    }
+    layout::canonical_index(*shape_, f_.symmetry_mask, out_.slot, out_.canonical);
     if (out_.canonical.size() != f_.canonical)
       return failure{status::bad_header, "header declares " + num(f_.canonical) + " canonical patterns; b=" + num(f_.block) +
                                              " with symmetry mask " + num(f_.symmetry_mask) + " has " +
@@ -560,8 +549,9 @@ database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, 
 database::open_result database::impl::verify_and_adopt(std::unique_ptr<impl> self, std::span<const std::uint8_t> file,
                                                        const std::string& name) {
   header_info info;
-  if (auto p = verifier(file, info, *self).run()) return failed(name, *p);
-  const block_shape shape(info.block, info.vertices);
+  verifier check(file, info, *self);
+  if (auto p = check.run()) return failed(name, *p);
+  const block_shape& shape = check.shape();
   self->boundary_count = shape.boundary_count();
   self->pair_count = shape.pair_count();
   self->encoding = info.encoding;

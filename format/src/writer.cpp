@@ -50,7 +50,9 @@ layout::fields fields_of(const database_image& im) {
 
 void check_tables(const database_image& im, const layout::fields& f, const block_shape& shape) {
   if (im.path_id.size() != im.cost_id.size()) refuse("cost_id and path_id differ in length");
-  const std::uint64_t canonical = layout::canonical_count(shape, f.symmetry_mask);
+  std::vector<std::uint32_t> slot, codes;
+  layout::canonical_index(shape, f.symmetry_mask, slot, codes);
+  const std::uint64_t canonical = codes.size();
   if (canonical != f.canonical)
     refuse(std::to_string(f.canonical) + " entries, but b=" + std::to_string(f.block) + " with this mask has " +
            std::to_string(canonical) + " canonical patterns");
@@ -195,6 +197,7 @@ bool write_all(int fd, const bytes& data) {
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EIO;  // no progress and no reason given
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
   }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages lddb needs to build and test. Safe to run again: apt
+# skips what is already installed. Uses sudo only when not already root.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libzstd-dev libxxhash-dev libboost-serialization-dev
+  libgtest-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
+)
+
+if [[ ${EUID:-$(id -u)} -eq 0 ]]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "setup.sh: need root or sudo to install: ${packages[*]}" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup.sh: all packages already installed"
+  exit 0
+fi
+
+echo "setup.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update
+"${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

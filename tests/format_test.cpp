@@ -1,0 +1,1052 @@
+// format_test: the .lddb writer and reader.
+//
+// Databases come from the real generator (b = 2..4). Lookups are checked against an
+// independent reading of the database_image, written here from docs/format.md: its own
+// transforms, canonical forms, cost decoding and path-table parser. Corruption tests patch
+// files byte by byte; where a check sits behind a checksum, the test re-seals the checksum
+// so that the deeper check is the one that fires.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lddb/format.hpp"
+#include "lddb/generator.hpp"
+
+namespace {
+
+using namespace lddb;
+namespace fs = std::filesystem;
+using bytes = std::vector<std::uint8_t>;
+
+// ============================================================================= databases
+
+struct sample {
+  const char* name;
+  recipe how;
+};
+
+// Built once per process: generation is the slow part and every test reads the same ones.
+const database_image& image(const std::string& name) {
+  static std::map<std::string, database_image> cache;
+  static const std::vector<sample> samples = {
+      {"tile-2", recipe{rule::tile(), 2, true, 0}},
+      {"tile-3", recipe{rule::tile(), 3, true, 19}},
+      {"octile-2", recipe{rule::octile(), 2, true, 0}},
+      {"octile-2-nosym", recipe{rule::octile(), 2, false, 0}},
+      {"octile-3", recipe{rule::octile(), 3, true, 19}},
+      {"octile-3-stored", recipe{rule::octile(), 3, true, 0}},
+      {"octile-3-nosym", recipe{rule::octile(), 3, false, 19}},
+      {"octile-cut-3", recipe{rule::octile(corner_cutting::one_side_free, kCostOne * 3 / 2), 3, true, 19}},
+      {"any-angle-3", recipe{rule::any_angle(), 3, true, 19}},
+      {"any-angle-3-stored", recipe{rule::any_angle(), 3, true, 0}},
+      {"octile-4", recipe{rule::octile(), 4, true, 19}},
+      {"any-angle-4", recipe{rule::any_angle(), 4, true, 19}},
+  };
+  if (auto it = cache.find(name); it != cache.end()) return it->second;
+  for (const sample& s : samples)
+    if (name == s.name) return cache.emplace(name, generate(s.how, {})).first->second;
+  throw std::invalid_argument("no sample database " + name);
+}
+
+const bytes& file_bytes(const std::string& name) {
+  static std::map<std::string, bytes> cache;
+  if (auto it = cache.find(name); it != cache.end()) return it->second;
+  return cache.emplace(name, encode_database(image(name))).first->second;
+}
+
+std::string file_name(const std::string& name) { return "lddb/" + name + ".lddb"; }
+
+database::open_result open_sample(const std::string& name) {
+  return database::open_bytes(file_bytes(name), file_name(name));
+}
+
+// ============================================================================= byte patching
+
+template <class T>
+T get(const bytes& f, std::size_t at) {
+  T v = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i) v |= T(f.at(at + i)) << (8 * i);
+  return v;
+}
+template <class T>
+void put(bytes& f, std::size_t at, T v) {
+  for (std::size_t i = 0; i < sizeof(T); ++i) f.at(at + i) = std::uint8_t(v >> (8 * i));
+}
+
+constexpr std::size_t kHeader = 64, kEntry = 48;
+std::uint32_t section_count(const bytes& f) { return get<std::uint32_t>(f, 52); }
+
+// Offset of the section table entry with this tag.
+std::size_t entry_at(const bytes& f, std::uint32_t tag) {
+  for (std::size_t i = 0; i < section_count(f); ++i)
+    if (get<std::uint32_t>(f, kHeader + kEntry * i) == tag) return kHeader + kEntry * i;
+  throw std::invalid_argument("no such section");
+}
+std::uint64_t section_offset(const bytes& f, std::uint32_t tag) { return get<std::uint64_t>(f, entry_at(f, tag) + 8); }
+std::uint64_t section_size(const bytes& f, std::uint32_t tag) { return get<std::uint64_t>(f, entry_at(f, tag) + 16); }
+std::uint8_t section_codec_of(const bytes& f, std::uint32_t tag) { return f.at(entry_at(f, tag) + 4); }
+
+// Recomputes the header checksum: XXH3-64 of bytes [0, 56) followed by the section table.
+void reseal_header(bytes& f) {
+  const std::size_t table = std::min<std::size_t>(kEntry * section_count(f), f.size() - kHeader);
+  bytes covered(f.begin(), f.begin() + 56);
+  covered.insert(covered.end(), f.begin() + kHeader, f.begin() + static_cast<std::ptrdiff_t>(kHeader + table));
+  put<std::uint64_t>(f, 56, XXH3_64bits(covered.data(), covered.size()));
+}
+
+// Recomputes one section's checksum, then the header's.
+void reseal_section(bytes& f, std::uint32_t tag) {
+  const std::size_t e = entry_at(f, tag);
+  const std::uint64_t off = get<std::uint64_t>(f, e + 8), size = get<std::uint64_t>(f, e + 16);
+  put<std::uint64_t>(f, e + 32, XXH3_64bits(f.data() + off, size));
+  reseal_header(f);
+}
+
+// ============================================================================= assertions
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Refused with this status, and a message naming the file and the problem.
+void expect_refused(const database::open_result& r, status want, const std::string& name, const std::string& keyword) {
+  EXPECT_FALSE(r) << "opened although it should fail with " << status_name(want);
+  EXPECT_EQ(r.db, nullptr);
+  EXPECT_EQ(status_name(r.code), std::string(status_name(want))) << r.message;
+  EXPECT_TRUE(contains(r.message, name)) << "message does not name the file: " << r.message;
+  EXPECT_TRUE(contains(r.message, keyword)) << "message lacks '" << keyword << "': " << r.message;
+}
+
+// Patch a copy of a sample and open it.
+template <class Patch>
+database::open_result open_patched(const std::string& name, Patch patch) {
+  bytes f = file_bytes(name);
+  patch(f);
+  return database::open_bytes(f, file_name(name));
+}
+
+// ============================================================================= independent reading
+
+// What a lookup must return, computed from the image and docs/format.md alone: it shares
+// only boundary_point / boundary_index / pair_index (pure definitions) with the library.
+class reference {
+ public:
+  explicit reference(const database_image& im)
+      : im_(im), shape_(im.block, im.movement.on_vertices()), b_(im.block), side_(shape_.side()) {
+    for (int t = 0; t < 8; ++t)
+      for (int u = 0; u < 8; ++u)
+        if (same_map(u, t)) inverse_[t] = u;
+    for (std::uint64_t c = 0; c < shape_.pattern_count(); ++c) {
+      canonical_of_.push_back(compute_canonical(static_cast<std::uint32_t>(c)));
+      if (canonical_of_.back().first == c) canonical_.push_back(static_cast<std::uint32_t>(c));
+    }
+  }
+
+  const block_shape& shape() const { return shape_; }
+  const std::vector<std::uint32_t>& canonical_codes() const { return canonical_; }
+
+  // Reflect x when t >= 4, then t % 4 clockwise quarter turns, on a square of `side`.
+  static point xform(int t, point p, int side) {
+    if (t >= 4) p.x = side - 1 - p.x;
+    for (int r = 0; r < t % 4; ++r) p = point{side - 1 - p.y, p.x};
+    return p;
+  }
+  std::uint32_t xform_code(int t, std::uint32_t code) const {
+    std::uint32_t out = 0;
+    for (int y = 0; y < b_; ++y)
+      for (int x = 0; x < b_; ++x)
+        if (code >> (y * b_ + x) & 1u) {
+          const point q = xform(t, {x, y}, b_);
+          out |= 1u << (q.y * b_ + q.x);
+        }
+    return out;
+  }
+  std::pair<std::uint32_t, int> canonical(std::uint32_t code) const { return canonical_of_[code]; }
+  // The least code of the orbit, reached by the lowest-numbered transform in the mask.
+  std::pair<std::uint32_t, int> compute_canonical(std::uint32_t code) const {
+    std::pair<std::uint32_t, int> best{code, 0};
+    for (int t = 1; t < 8; ++t)
+      if (im_.symmetry_mask >> t & 1u)
+        if (const std::uint32_t c = xform_code(t, code); c < best.first) best = {c, t};
+    return best;
+  }
+  std::uint32_t ordinal(std::uint32_t canonical_code) const {
+    return static_cast<std::uint32_t>(std::lower_bound(canonical_.begin(), canonical_.end(), canonical_code) - canonical_.begin());
+  }
+  int xform_boundary(int t, int a) const { return shape_.boundary_index(xform(t, shape_.boundary_point(a), side_)); }
+  int inverse(int t) const { return inverse_[t]; }
+
+  bool usable(std::uint32_t code, point p) const {
+    auto blocked = [&](int x, int y) { return x < 0 || y < 0 || x >= b_ || y >= b_ || (code >> (y * b_ + x) & 1u); };
+    if (!shape_.vertices()) return !blocked(p.x, p.y);
+    return !(blocked(p.x - 1, p.y - 1) && blocked(p.x, p.y - 1) && blocked(p.x - 1, p.y) && blocked(p.x, p.y));
+  }
+
+  cost_t decode(std::uint16_t v) const {
+    if (v == 0xFFFF) return kUnreachable;
+    if (im_.encoding == cost_encoding::octile_pair) return (v & 0xFFu) * kCostOne + (v >> 8) * im_.movement.diagonal;
+    return cost_t{v} << (32 - im_.scale_log2);
+  }
+
+  std::uint16_t stored(std::uint32_t code, int a, int b) const {
+    if (a == b) return usable(code, shape_.boundary_point(a)) ? 0 : 0xFFFF;
+    const auto [canon, t] = canonical(code);
+    const std::uint32_t cost_id = im_.cost_id[ordinal(canon)];
+    const int k = shape_.pair_index(xform_boundary(t, a), xform_boundary(t, b));
+    return im_.costs[std::size_t{cost_id} * static_cast<std::size_t>(shape_.pair_count()) + static_cast<std::size_t>(k)];
+  }
+  cost_t cost(std::uint32_t code, int a, int b) const { return decode(stored(code, a, b)); }
+
+  // nullopt when unreachable; else the inflection points from a to b.
+  std::optional<std::vector<point>> path(std::uint32_t code, int a, int b) const {
+    if (stored(code, a, b) == 0xFFFF) return std::nullopt;
+    if (a == b) return std::vector<point>{};
+    const auto [canon, t] = canonical(code);
+    const int ca = xform_boundary(t, a), cb = xform_boundary(t, b);
+    std::vector<point> pts = table_points(im_.path_id[ordinal(canon)], shape_.pair_index(ca, cb));
+    for (point& p : pts) p = xform(inverse(t), p, side_);
+    if (ca > cb) std::reverse(pts.begin(), pts.end());
+    return pts;
+  }
+
+ private:
+  bool same_map(int u, int t) const {
+    for (int y = 0; y < side_; ++y)
+      for (int x = 0; x < side_; ++x)
+        if (!(xform(u, xform(t, {x, y}, side_), side_) == point{x, y})) return false;
+    return true;
+  }
+  std::vector<point> table_points(std::uint32_t path_id, int k) const {
+    const std::uint8_t* t = im_.paths.data() + im_.path_offset[path_id];
+    const int pairs = shape_.pair_count();
+    std::size_t pos = static_cast<std::size_t>((pairs + 7) / 8);
+    for (int j = 0; j < pairs; ++j) {
+      if (!(t[j / 8] >> (j % 8) & 1u)) continue;
+      const int n = t[pos];
+      if (j == k) {
+        std::vector<point> pts;
+        for (int i = 0; i < n; ++i) pts.push_back(point{t[pos + 1 + i] % side_, t[pos + 1 + i] / side_});
+        return pts;
+      }
+      pos += 1 + static_cast<std::size_t>(n);
+    }
+    return {};
+  }
+
+  const database_image& im_;
+  block_shape shape_;
+  int b_, side_;
+  std::array<int, 8> inverse_{};
+  std::vector<std::uint32_t> canonical_;
+  std::vector<std::pair<std::uint32_t, int>> canonical_of_;
+};
+
+std::vector<point> points_of(const inflections& f) { return {f.points.begin(), f.points.begin() + f.count}; }
+
+// Every lookup of db against the reference; paths for every `path_stride`-th code.
+void expect_same_lookups(const database& db, const database_image& im, std::uint32_t path_stride) {
+  const reference ref(im);
+  const block_shape& s = ref.shape();
+  ASSERT_EQ(db.info().canonical_patterns, ref.canonical_codes().size());
+  std::uint64_t mismatches = 0;
+  for (std::uint64_t c = 0; c < s.pattern_count() && mismatches < 10; ++c) {
+    const auto code = static_cast<std::uint32_t>(c);
+    const auto [canon, t] = ref.canonical(code);
+    const database::entry_ref e = db.entry(code);
+    const std::uint32_t ord = ref.ordinal(canon);
+    if (e.canonical_code != canon || e.canonical_index != ord || e.transform != t || e.cost_id != im.cost_id[ord] ||
+        e.path_id != im.path_id[ord]) {
+      ADD_FAILURE() << "entry(" << code << ") differs";
+      ++mismatches;
+    }
+    for (int a = 0; a < s.boundary_count(); ++a) {
+      for (int b = 0; b < s.boundary_count(); ++b) {
+        if (db.stored_cost(code, a, b) != ref.stored(code, a, b) || db.cost(code, a, b) != ref.cost(code, a, b)) {
+          ADD_FAILURE() << "cost(" << code << ", " << a << ", " << b << ") = " << db.cost(code, a, b) << ", expected "
+                        << ref.cost(code, a, b);
+          ++mismatches;
+        }
+        if (c % path_stride != 0) continue;
+        inflections got;
+        const bool found = db.path(code, a, b, &got);
+        const auto want = ref.path(code, a, b);
+        if (found != want.has_value() || (found && points_of(got) != *want)) {
+          ADD_FAILURE() << "path(" << code << ", " << a << ", " << b << ") differs";
+          ++mismatches;
+        }
+      }
+    }
+  }
+}
+
+// ============================================================================= round trips
+
+class RoundTrip : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RoundTrip, EveryLookupMatchesTheImage) {
+  const std::string name = GetParam();
+  const database_image& im = image(name);
+  const auto r = open_sample(name);
+  ASSERT_TRUE(r) << r.message;
+  EXPECT_EQ(r.code, status::ok);
+  EXPECT_TRUE(r.message.empty());
+  const database& db = *r.db;
+  EXPECT_EQ(db.info().block, im.block);
+  EXPECT_EQ(db.movement(), im.movement);
+  EXPECT_EQ(db.info().vertices, im.movement.on_vertices());
+  EXPECT_EQ(db.info().encoding, im.encoding);
+  EXPECT_EQ(db.info().scale_log2, im.scale_log2);
+  EXPECT_EQ(db.info().symmetry_mask, im.symmetry_mask);
+  EXPECT_EQ(db.info().cost_tables * static_cast<std::size_t>(db.shape().pair_count()), im.costs.size());
+  EXPECT_EQ(db.info().path_tables + std::size_t{1}, im.path_offset.size());
+  EXPECT_EQ(db.info().version, kFormatVersion);
+  EXPECT_EQ(db.info().min_reader, kMinReaderVersion);
+  EXPECT_EQ(db.info().file_size, file_bytes(name).size());
+  EXPECT_EQ(db.info().sections.size(), 5u);
+  EXPECT_EQ(db.manifest(), im.manifest);
+  EXPECT_EQ(db.path(), file_name(name));
+  expect_same_lookups(db, im, im.block >= 4 ? 13 : 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, RoundTrip,
+                         ::testing::Values("tile-2", "tile-3", "octile-2", "octile-2-nosym", "octile-3", "octile-3-stored", "octile-3-nosym",
+                                           "octile-cut-3", "any-angle-3", "any-angle-3-stored", "octile-4", "any-angle-4"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+TEST(Format, SectionsAreInOrderAlignedAndCompressedOnlyWhenSmaller) {
+  for (const char* name : {"octile-3", "any-angle-4", "octile-2"}) {
+    const auto r = open_sample(name);
+    ASSERT_TRUE(r) << r.message;
+    const auto& secs = r.db->info().sections;
+    const std::vector<std::string> order = {"MANI", "ENTR", "COST", "PIDX", "PATH"};
+    ASSERT_EQ(secs.size(), order.size());
+    for (std::size_t i = 0; i < secs.size(); ++i) {
+      EXPECT_EQ(secs[i].name(), order[i]);
+      EXPECT_EQ(secs[i].offset % 64, 0u);
+      if (secs[i].codec == section_codec::zstd) EXPECT_LT(secs[i].stored_size, secs[i].raw_size);
+      else EXPECT_EQ(secs[i].stored_size, secs[i].raw_size);
+    }
+    EXPECT_EQ(secs[0].codec, section_codec::stored) << "the manifest is always stored";
+    EXPECT_EQ(secs.back().offset + secs.back().stored_size, r.db->info().file_size);
+  }
+  // With level 0 nothing is compressed.
+  const auto r = open_sample("octile-3-stored");
+  ASSERT_TRUE(r) << r.message;
+  for (const auto& s : r.db->info().sections) EXPECT_EQ(s.codec, section_codec::stored) << s.name();
+}
+
+TEST(Format, HeaderBytesAreAsSpecified) {
+  const bytes& f = file_bytes("octile-cut-3");
+  const bytes magic = {0x89, 'L', 'D', 'D', 'B', '\r', '\n', 0x1A};
+  EXPECT_TRUE(std::equal(magic.begin(), magic.end(), f.begin()));
+  EXPECT_EQ(get<std::uint16_t>(f, 8), 1);
+  EXPECT_EQ(get<std::uint16_t>(f, 10), 0);
+  EXPECT_EQ(get<std::uint16_t>(f, 12), 1);
+  EXPECT_EQ(get<std::uint16_t>(f, 14), 0);
+  EXPECT_EQ((bytes{f[16], f[17], f[18], f[19]}), (bytes{4, 3, 2, 1}));
+  EXPECT_EQ((bytes{f[20], f[21], f[22], f[23]}), (bytes{8, 4, 2, 0}));
+  EXPECT_EQ(f[24], 3);  // b
+  EXPECT_EQ(f[25], 0);  // cells
+  EXPECT_EQ(f[26], 1);  // octile
+  EXPECT_EQ(f[27], 1);  // one side free
+  EXPECT_EQ(f[28], 0);
+  EXPECT_EQ(f[31], 0xFF);
+  EXPECT_EQ(get<std::uint64_t>(f, 32), kCostOne * 3 / 2);
+  EXPECT_EQ(get<std::uint32_t>(f, 52), 5u);
+  EXPECT_EQ(get<std::uint32_t>(f, kHeader), section_tag("MANI"));
+  EXPECT_EQ(section_offset(f, kTagManifest), 320u);  // 64 + 5 * 48 = 304, aligned up
+}
+
+TEST(Format, EncodingIsAPureFunctionOfTheImage) {
+  const database_image& im = image("any-angle-3");
+  EXPECT_EQ(encode_database(im), encode_database(im));
+  database_image copy = im;
+  EXPECT_EQ(encode_database(copy), file_bytes("any-angle-3"));
+}
+
+TEST(Format, WriterRefusesAnInconsistentImage) {
+  database_image bad = image("octile-2");
+  bad.cost_id[0] = 1000;
+  EXPECT_THROW(encode_database(bad), std::invalid_argument);
+  bad = image("octile-2");
+  bad.paths.push_back(0);  // a byte after the last table
+  EXPECT_THROW(encode_database(bad), std::invalid_argument);
+  bad = image("octile-2");
+  bad.cost_id.pop_back();
+  bad.path_id.pop_back();
+  EXPECT_THROW(encode_database(bad), std::invalid_argument);
+  bad = image("octile-2");
+  bad.movement = rule::tile();  // octile-pair costs only for octile
+  EXPECT_THROW(encode_database(bad), std::invalid_argument);
+}
+
+// ============================================================================= files on disk
+
+class temp_dir {
+ public:
+  temp_dir() {
+    std::string tmpl = (fs::temp_directory_path() / "lddb-format-test-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  fs::path path_;
+};
+
+bytes read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+void write_file(const std::string& path, const bytes& data) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+}
+
+TEST(Files, WriteThenOpenFromDisk) {
+  temp_dir dir;
+  const std::string path = dir.file("octile-3.lddb");
+  std::string error;
+  ASSERT_TRUE(write_database(image("octile-3"), path, &error)) << error;
+  EXPECT_EQ(read_file(path), file_bytes("octile-3"));
+  const auto r = database::open(path);
+  ASSERT_TRUE(r) << r.message;
+  EXPECT_EQ(r.db->path(), path);
+  expect_same_lookups(*r.db, image("octile-3"), 1);
+}
+
+TEST(Files, MappedDatabaseOutlivesTheDirectoryEntry) {
+  temp_dir dir;
+  const std::string path = dir.file("any-angle-3-stored.lddb");
+  write_file(path, file_bytes("any-angle-3-stored"));
+  const auto r = database::open(path);
+  ASSERT_TRUE(r) << r.message;
+  fs::remove(path);  // the mapping keeps the bytes
+  expect_same_lookups(*r.db, image("any-angle-3-stored"), 1);
+}
+
+TEST(Files, WriteIntoAMissingDirectoryFailsCleanly) {
+  temp_dir dir;
+  const std::string path = dir.file("no-such-dir/octile-3.lddb");
+  std::string error;
+  EXPECT_FALSE(write_database(image("octile-3"), path, &error));
+  EXPECT_TRUE(contains(error, path)) << error;
+  EXPECT_FALSE(fs::exists(dir.file("no-such-dir")));
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(Files, WriteReplacesAnExistingFileWholly) {
+  temp_dir dir;
+  const std::string path = dir.file("db.lddb");
+  write_file(path, bytes(1 << 20, 0xAB));  // longer than what replaces it
+  std::string error;
+  ASSERT_TRUE(write_database(image("octile-2"), path, &error)) << error;
+  EXPECT_EQ(read_file(path), file_bytes("octile-2"));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"db.lddb"}) << "a temporary file was left behind";
+}
+
+TEST(Files, FailedWriteLeavesTargetAndNoTemporary) {
+  temp_dir dir;
+  // A non-empty directory where the file should go: the rename must fail.
+  const std::string path = dir.file("db.lddb");
+  fs::create_directory(path);
+  write_file(dir.file("db.lddb/keep"), bytes{1, 2, 3});
+  std::string error;
+  EXPECT_FALSE(write_database(image("octile-2"), path, &error));
+  EXPECT_TRUE(contains(error, path)) << error;
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"db.lddb"});
+  EXPECT_EQ(read_file(dir.file("db.lddb/keep")), (bytes{1, 2, 3}));
+
+  // An image the reader would refuse is not written at all, and the old file stays.
+  const std::string other = dir.file("other.lddb");
+  write_file(other, bytes{9, 9});
+  database_image bad = image("octile-2");
+  bad.path_id[0] = 999;
+  EXPECT_FALSE(write_database(bad, other, &error));
+  EXPECT_TRUE(contains(error, other)) << error;
+  EXPECT_EQ(read_file(other), (bytes{9, 9}));
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"db.lddb", "other.lddb"}));
+}
+
+TEST(Files, EmptyFileIsTruncated) {
+  temp_dir dir;
+  const std::string path = dir.file("empty.lddb");
+  write_file(path, {});
+  expect_refused(database::open(path), status::truncated, path, "empty");
+  expect_refused(database::open_bytes({}, "mem.lddb"), status::truncated, "mem.lddb", "empty");
+}
+
+TEST(Files, DirectoryIsAnIoError) {
+  temp_dir dir;
+  const std::string path = dir.file("a-directory.lddb");
+  fs::create_directory(path);
+  expect_refused(database::open(path), status::io_error, path, "is a directory");
+}
+
+TEST(Files, MissingFileIsAnIoError) {
+  temp_dir dir;
+  const std::string path = dir.file("missing.lddb");
+  expect_refused(database::open(path), status::io_error, path, "No such file");
+}
+
+TEST(Files, TextFileIsWrongMagic) {
+  temp_dir dir;
+  const std::string path = dir.file("map.lddb");
+  const std::string text = "type octile\nheight 4\nwidth 4\nmap\n....\n....\n....\n....\n";
+  write_file(path, bytes(text.begin(), text.end()));
+  expect_refused(database::open(path), status::wrong_magic, path, "not an .lddb file");
+  // Even shorter than a header: still "not an .lddb file", not "truncated".
+  write_file(path, bytes{'h', 'i', '\n'});
+  expect_refused(database::open(path), status::wrong_magic, path, "not an .lddb file");
+}
+
+// ============================================================================= corruption
+
+TEST(Corruption, TruncationAtEverySectionBoundary) {
+  for (const char* name : {"octile-2", "any-angle-3"}) {
+    const bytes& f = file_bytes(name);
+    std::set<std::size_t> cuts = {1, 7, 8, 63, 64, 65, kHeader + kEntry * section_count(f) - 1,
+                                  kHeader + kEntry * section_count(f), f.size() - 1};
+    for (std::size_t i = 0; i < section_count(f); ++i) {
+      const std::uint64_t off = get<std::uint64_t>(f, kHeader + kEntry * i + 8);
+      const std::uint64_t end = off + get<std::uint64_t>(f, kHeader + kEntry * i + 16);
+      for (std::uint64_t c : {off - 1, off, off + 1, end - 1, end, end + 1})
+        if (c > 0 && c < f.size()) cuts.insert(c);
+    }
+    for (std::size_t cut : cuts) {
+      SCOPED_TRACE("cut at " + std::to_string(cut));
+      expect_refused(database::open_bytes(std::span(f).first(cut), file_name(name)), status::truncated, file_name(name),
+                     "bytes");
+    }
+  }
+}
+
+TEST(Corruption, TruncationAtRandomOffsets) {
+  std::mt19937_64 rng(20240611);
+  for (const char* name : {"octile-3", "any-angle-4"}) {
+    const bytes& f = file_bytes(name);
+    std::uniform_int_distribution<std::size_t> pick(1, f.size() - 1);
+    for (int i = 0; i < 200; ++i) {
+      const std::size_t cut = pick(rng);
+      SCOPED_TRACE("cut at " + std::to_string(cut));
+      expect_refused(database::open_bytes(std::span(f).first(cut), file_name(name)), status::truncated, file_name(name),
+                     "bytes");
+    }
+  }
+}
+
+TEST(Corruption, TruncatedFileOnDisk) {
+  temp_dir dir;
+  const std::string path = dir.file("cut.lddb");
+  const bytes& f = file_bytes("octile-3");
+  write_file(path, bytes(f.begin(), f.end() - 100));
+  expect_refused(database::open(path), status::truncated, path, "ends at offset");
+}
+
+void expect_flip_detected(const std::string& name, std::size_t bit) {
+  bytes f = file_bytes(name);
+  f[bit / 8] ^= std::uint8_t(1u << (bit % 8));
+  const auto r = database::open_bytes(f, file_name(name));
+  EXPECT_FALSE(r) << "flipping bit " << bit << " (byte " << bit / 8 << ") went unnoticed";
+  EXPECT_NE(r.code, status::ok);
+  EXPECT_TRUE(contains(r.message, file_name(name))) << r.message;
+}
+
+TEST(Corruption, EveryBitFlipOfASmallFileIsDetected) {
+  for (const char* name : {"octile-2", "octile-2-nosym"}) {
+    const std::size_t bits = file_bytes(name).size() * 8;
+    for (std::size_t bit = 0; bit < bits; ++bit) expect_flip_detected(name, bit);
+  }
+}
+
+TEST(Corruption, RandomBitFlipsAreDetected) {
+  std::mt19937_64 rng(7);
+  for (const char* name : {"octile-3", "any-angle-3-stored", "octile-4", "any-angle-4"}) {
+    std::uniform_int_distribution<std::size_t> pick(0, file_bytes(name).size() * 8 - 1);
+    for (int i = 0; i < 2000; ++i) expect_flip_detected(name, pick(rng));
+  }
+}
+
+TEST(Corruption, WrongMagic) {
+  const auto r = open_patched("octile-3", [](bytes& f) { f[1] = 'X'; });
+  expect_refused(r, status::wrong_magic, file_name("octile-3"), "not an .lddb file");
+}
+
+TEST(Corruption, TextModeTransferDamagesTheMagic) {
+  // CRLF -> LF, as a text-mode copy does.
+  const auto r = open_patched("octile-3", [](bytes& f) { f.erase(f.begin() + 5); });
+  expect_refused(r, status::wrong_magic, file_name("octile-3"), "text-mode");
+}
+
+TEST(Corruption, HeaderChecksum) {
+  const auto r = open_patched("octile-3", [](bytes& f) { f[44] ^= 1; });  // cost table count
+  // A changed count is either out of range or caught by the checksum; here it is in range.
+  expect_refused(r, status::checksum_mismatch, file_name("octile-3"), "header checksum mismatch");
+}
+
+TEST(Corruption, SectionChecksumNamesTheSection) {
+  const auto r = open_patched("octile-3", [](bytes& f) { f[section_offset(f, kTagCosts) + 3] ^= 0x10; });
+  expect_refused(r, status::checksum_mismatch, file_name("octile-3"), "section COST checksum mismatch (stored 0x");
+}
+
+// Corruption that the checksums do not catch (because a buggy or hostile writer sealed it)
+// must still be refused by the structural checks, or give a database whose every lookup
+// stays in bounds. Run under AddressSanitizer, this is a small fuzzer of the deep checks.
+TEST(Corruption, ResealedRandomCorruptionIsRefusedOrHarmless) {
+  std::mt19937_64 rng(99);
+  int refused = 0, opened = 0;
+  for (const char* name : {"octile-2", "octile-3-stored", "any-angle-3-stored", "any-angle-3"}) {
+    const bytes& original = file_bytes(name);
+    for (int round = 0; round < 1500; ++round) {
+      bytes f = original;
+      const std::uint32_t tag = std::array{kTagEntries, kTagCosts, kTagPathIndex, kTagPaths}[rng() % 4];
+      const std::uint64_t off = section_offset(f, tag), size = section_size(f, tag);
+      for (int i = 1 + static_cast<int>(rng() % 3); i > 0; --i) f[off + rng() % size] = static_cast<std::uint8_t>(rng());
+      if (rng() % 4 == 0) f[24 + rng() % 28] = static_cast<std::uint8_t>(rng());  // and a field of bytes 24..51
+      reseal_section(f, tag);
+      const auto r = database::open_bytes(f, file_name(name));
+      if (!r) {
+        ++refused;
+        EXPECT_TRUE(contains(r.message, file_name(name))) << r.message;
+        continue;
+      }
+      ++opened;
+      const database& db = *r.db;
+      inflections out;
+      for (std::uint64_t code = 0; code < db.shape().pattern_count(); code += 1 + rng() % 7)
+        for (int a = 0; a < db.shape().boundary_count(); ++a)
+          for (int b = 0; b < db.shape().boundary_count(); ++b) {
+            (void)db.cost(static_cast<std::uint32_t>(code), a, b);
+            if (db.path(static_cast<std::uint32_t>(code), a, b, &out)) {
+              ASSERT_LE(out.count, inflections::kCapacity);
+              for (int i = 0; i < out.count; ++i) {
+                ASSERT_GE(out.points[i].x, 0);
+                ASSERT_LT(out.points[i].x, db.shape().side());
+              }
+            }
+          }
+    }
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(opened, 0) << "some corruption (a changed cost) is structurally valid";
+}
+
+// ----------------------------------------------------------------------------- versions
+
+TEST(Versions, NewerMajorIsRefused) {
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    put<std::uint16_t>(f, 8, 2);
+    put<std::uint16_t>(f, 12, 2);
+    reseal_header(f);
+  });
+  expect_refused(r, status::unsupported_version, file_name("octile-3"), "written by format 2.0; this reader reads 1.x");
+}
+
+TEST(Versions, NewerMinimumReaderIsRefused) {
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    put<std::uint16_t>(f, 10, 5);  // file 1.5
+    put<std::uint16_t>(f, 14, 4);  // needs reader 1.4
+    reseal_header(f);
+  });
+  expect_refused(r, status::unsupported_version, file_name("octile-3"), "needs a reader of format 1.4");
+}
+
+TEST(Versions, NewerMinorThatOldReadersMayReadOpens) {
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    put<std::uint16_t>(f, 10, 7);  // file 1.7, still readable by 1.0
+    reseal_header(f);
+  });
+  ASSERT_TRUE(r) << r.message;
+  EXPECT_EQ(r.db->info().version, (format_version{1, 7}));
+}
+
+// Rebuilds a file with one more section at the end, laid out and sealed as the spec says:
+// what a later 1.x writer could produce.
+bytes with_extra_section(const bytes& f, std::uint32_t tag, const bytes& payload) {
+  struct sec {
+    bytes entry, data;
+  };
+  std::vector<sec> secs;
+  for (std::size_t i = 0; i < section_count(f); ++i) {
+    const std::size_t e = kHeader + kEntry * i;
+    const std::uint64_t off = get<std::uint64_t>(f, e + 8), size = get<std::uint64_t>(f, e + 16);
+    secs.push_back({bytes(f.begin() + e, f.begin() + e + kEntry), bytes(f.begin() + off, f.begin() + off + size)});
+  }
+  sec extra{bytes(kEntry, 0), payload};
+  put<std::uint32_t>(extra.entry, 0, tag);
+  put<std::uint64_t>(extra.entry, 16, payload.size());
+  put<std::uint64_t>(extra.entry, 24, payload.size());
+  put<std::uint64_t>(extra.entry, 32, XXH3_64bits(payload.data(), payload.size()));
+  secs.push_back(extra);
+
+  bytes out(f.begin(), f.begin() + kHeader);
+  put<std::uint32_t>(out, 52, static_cast<std::uint32_t>(secs.size()));
+  for (const sec& s : secs) out.insert(out.end(), s.entry.begin(), s.entry.end());
+  for (std::size_t i = 0; i < secs.size(); ++i) {
+    out.resize((out.size() + 63) / 64 * 64, 0);
+    put<std::uint64_t>(out, kHeader + kEntry * i + 8, out.size());
+    out.insert(out.end(), secs[i].data.begin(), secs[i].data.end());
+  }
+  reseal_header(out);
+  return out;
+}
+
+TEST(Versions, UnknownSectionOfALaterMinorIsCheckedAndSkipped) {
+  const std::string text = "added by format 1.1";
+  bytes f = with_extra_section(file_bytes("octile-3"), section_tag("XTRA"), bytes(text.begin(), text.end()));
+  put<std::uint16_t>(f, 10, 1);  // file 1.1, readable by 1.0
+  reseal_header(f);
+  const auto r = database::open_bytes(f, "x.lddb");
+  ASSERT_TRUE(r) << r.message;
+  ASSERT_EQ(r.db->info().sections.size(), 6u);
+  EXPECT_EQ(r.db->info().sections.back().name(), "XTRA");
+  expect_same_lookups(*r.db, image("octile-3"), 1);
+  // Its checksum is still verified.
+  f.back() ^= 1;
+  expect_refused(database::open_bytes(f, "x.lddb"), status::checksum_mismatch, "x.lddb", "section XTRA checksum");
+}
+
+TEST(Versions, MissingRequiredSection) {
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    put<std::uint32_t>(f, entry_at(f, kTagManifest), section_tag("XTRA"));
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "has no MANI section");
+}
+
+TEST(Versions, Policy) {
+  std::string why;
+  EXPECT_TRUE(version_readable({1, 0}, {1, 0}, {1, 0}, &why));
+  EXPECT_TRUE(version_readable({1, 1}, {1, 0}, {1, 3}, &why)) << "a 1.3 reader reads a 1.1 file";
+  EXPECT_TRUE(version_readable({1, 5}, {1, 2}, {1, 3}, &why)) << "a newer minor that allows 1.2 readers";
+  EXPECT_TRUE(version_readable({1, 4}, {1, 4}, {1, 4}, &why));
+
+  EXPECT_FALSE(version_readable({1, 4}, {1, 4}, {1, 3}, &why));
+  EXPECT_TRUE(contains(why, "needs a reader of format 1.4 or newer; this reader is 1.3")) << why;
+  EXPECT_FALSE(version_readable({2, 0}, {2, 0}, {1, 3}, &why));
+  EXPECT_TRUE(contains(why, "written by format 2.0; this reader reads 1.x")) << why;
+  EXPECT_FALSE(version_readable({0, 9}, {0, 1}, {1, 0}, &why));
+  EXPECT_TRUE(contains(why, "0.9")) << why;
+  EXPECT_FALSE(version_readable({1, 0}, {1, 0}, {2, 0}, &why)) << "a 2.x reader does not read 1.x";
+  EXPECT_FALSE(version_readable({1, 1}, {1, 2}, {1, 5}, &why)) << "minimum reader above the file's own version";
+  EXPECT_FALSE(version_readable({1, 1}, {0, 5}, {1, 5}, &why)) << "minimum reader of another major";
+  EXPECT_TRUE(version_readable(kFormatVersion, kMinReaderVersion, kFormatVersion, nullptr));
+}
+
+// ----------------------------------------------------------------------------- header fields
+
+TEST(Header, WrongByteOrder) {
+  auto r = open_patched("octile-3", [](bytes& f) {
+    put<std::uint32_t>(f, 16, 0x04030201);
+    reseal_header(f);
+  });
+  expect_refused(r, status::wrong_byte_order, file_name("octile-3"), "big-endian");
+  r = open_patched("octile-3", [](bytes& f) {
+    f[21] = 8;  // 64-bit ids
+    reseal_header(f);
+  });
+  expect_refused(r, status::wrong_byte_order, file_name("octile-3"), "widths");
+}
+
+struct header_case {
+  const char* what;
+  std::size_t offset;
+  std::uint8_t value;
+  const char* keyword;
+};
+
+TEST(Header, FieldsOutOfRange) {
+  const header_case cases[] = {
+      {"reserved byte", 23, 1, "reserved"},
+      {"block size 6", 24, 6, "block size 6"},
+      {"block size 1", 24, 1, "block size 1"},
+      {"vertices for octile", 25, 1, "point kind"},
+      {"unknown rule", 26, 3, "rule kind"},
+      {"unknown corner rule", 27, 2, "corner cutting"},
+      {"squeezing on octile", 28, 1, "squeezing"},
+      {"unknown encoding", 29, 2, "cost encoding"},
+      {"scale on octile pairs", 30, 3, "scale"},
+      {"no identity", 31, 0xFE, "symmetry mask"},
+      {"not a group", 31, 0x03, "symmetry mask"},
+  };
+  for (const header_case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const auto r = open_patched("octile-3", [&](bytes& f) {
+      f[c.offset] = c.value;
+      reseal_header(f);
+    });
+    expect_refused(r, status::bad_header, file_name("octile-3"), c.keyword);
+  }
+  // Fixed-point scales beyond 2^-32.
+  const auto r = open_patched("any-angle-3", [](bytes& f) {
+    f[30] = 33;
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_header, file_name("any-angle-3"), "scale");
+  // A diagonal cost outside [1, 2].
+  const auto d = open_patched("octile-3", [](bytes& f) {
+    put<std::uint64_t>(f, 32, 3 * kCostOne);
+    reseal_header(f);
+  });
+  expect_refused(d, status::bad_header, file_name("octile-3"), "diagonal");
+}
+
+TEST(Header, HugeCountsAreRefused) {
+  for (std::size_t field : {40u, 44u, 48u}) {
+    SCOPED_TRACE("count at byte " + std::to_string(field));
+    const auto r = open_patched("octile-3", [&](bytes& f) {
+      put<std::uint32_t>(f, field, 0xFFFFFFFF);
+      reseal_header(f);
+    });
+    expect_refused(r, status::bad_header, file_name("octile-3"), "count");
+  }
+  // The section count is checked before the checksum, which covers the table it sizes.
+  const auto r = open_patched("octile-3", [](bytes& f) { put<std::uint32_t>(f, 52, 0xFFFFFFFF); });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "sections");
+}
+
+TEST(Header, CanonicalCountMustMatchTheMask) {
+  // Without symmetry all 16 codes of b=2 are canonical. Claim a half-turn symmetry instead:
+  // every size still matches, but the reader's own count of canonical codes does not.
+  const auto r = open_patched("octile-2-nosym", [](bytes& f) {
+    f[31] = 0x05;  // identity and the half turn
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_header, file_name("octile-2-nosym"), "canonical patterns");
+}
+
+// ----------------------------------------------------------------------------- section table
+
+TEST(SectionTable, OffsetOutsideTheFile) {
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    put<std::uint64_t>(f, entry_at(f, kTagPaths) + 8, f.size() + 4096);
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "section PATH starts at offset");
+}
+
+TEST(SectionTable, OffsetPlusSizeWraps) {
+  // An unknown section (no size rule of its own) whose size wraps past 2^64.
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    const std::size_t e = entry_at(f, kTagManifest);
+    put<std::uint32_t>(f, e, section_tag("XTRA"));
+    const std::uint64_t huge = ~std::uint64_t{0} - 100;
+    put<std::uint64_t>(f, e + 16, huge);
+    put<std::uint64_t>(f, e + 24, huge);
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "overflows");
+}
+
+TEST(SectionTable, HugeDeclaredRawSizeIsRefusedBeforeAllocating) {
+  // Were this allocated, the result would be an out-of-memory io_error, not this.
+  for (std::uint64_t raw : {std::uint64_t{1} << 62, ~std::uint64_t{0}}) {
+    const auto r = open_patched("any-angle-4", [&](bytes& f) {
+      ASSERT_EQ(section_codec_of(f, kTagPaths), 1);
+      put<std::uint64_t>(f, entry_at(f, kTagPaths) + 24, raw);
+      reseal_header(f);
+    });
+    expect_refused(r, status::bad_section_table, file_name("any-angle-4"), "raw size");
+  }
+  // Fixed-size sections must have exactly their size.
+  const auto r = open_patched("any-angle-4", [](bytes& f) {
+    put<std::uint64_t>(f, entry_at(f, kTagCosts) + 24, get<std::uint64_t>(f, entry_at(f, kTagCosts) + 24) + 2);
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_section_table, file_name("any-angle-4"), "section COST declares a raw size");
+}
+
+TEST(SectionTable, RawSizeDisagreeingWithTheFrame) {
+  const auto r = open_patched("any-angle-4", [](bytes& f) {
+    put<std::uint64_t>(f, entry_at(f, kTagPaths) + 24, get<std::uint64_t>(f, entry_at(f, kTagPaths) + 24) - 1);
+    reseal_header(f);
+  });
+  expect_refused(r, status::decompress_failed, file_name("any-angle-4"), "PATH");
+}
+
+TEST(SectionTable, CorruptZstdFrame) {
+  const auto r = open_patched("any-angle-4", [](bytes& f) {
+    const std::uint64_t off = section_offset(f, kTagCosts), size = section_size(f, kTagCosts);
+    for (std::uint64_t i = size / 3; i < size / 3 + 16; ++i) f[off + i] ^= 0x5A;
+    reseal_section(f, kTagCosts);
+  });
+  expect_refused(r, status::decompress_failed, file_name("any-angle-4"), "COST");
+}
+
+TEST(SectionTable, MisplacedOrOverlappingSections) {
+  for (std::int64_t shift : {-64, -1, 1, 64}) {
+    SCOPED_TRACE("shift " + std::to_string(shift));
+    const auto r = open_patched("octile-3", [&](bytes& f) {
+      const std::size_t e = entry_at(f, kTagCosts);
+      put<std::uint64_t>(f, e + 8, get<std::uint64_t>(f, e + 8) + static_cast<std::uint64_t>(shift));
+      reseal_header(f);
+    });
+    expect_refused(r, status::bad_section_table, file_name("octile-3"), "section COST starts at offset");
+  }
+}
+
+TEST(SectionTable, DuplicateAndUnknownCodec) {
+  const std::string text = "a second manifest";
+  const bytes twice = with_extra_section(file_bytes("octile-3"), kTagManifest, bytes(text.begin(), text.end()));
+  auto r = database::open_bytes(twice, file_name("octile-3"));
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "section MANI appears twice");
+  r = open_patched("octile-3", [](bytes& f) {
+    f[entry_at(f, kTagCosts) + 4] = 2;
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "codec");
+  r = open_patched("octile-3", [](bytes& f) {
+    f[entry_at(f, kTagCosts) + 6] = 1;
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "reserved");
+}
+
+TEST(SectionTable, PaddingAndTrailingBytes) {
+  auto r = open_patched("octile-3", [](bytes& f) {
+    f[section_offset(f, kTagCosts) - 1] = 1;  // the last padding byte before COST
+  });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "padding");
+  r = open_patched("octile-3", [](bytes& f) { f.push_back(0); });
+  expect_refused(r, status::bad_section_table, file_name("octile-3"), "after the end of its last section");
+}
+
+// ----------------------------------------------------------------------------- section contents
+
+TEST(Contents, EntryIdOutOfRange) {
+  const auto r = open_patched("octile-3-stored", [](bytes& f) {
+    put<std::uint32_t>(f, section_offset(f, kTagEntries) + 8 * 3, get<std::uint32_t>(f, 44));  // = cost table count
+    reseal_section(f, kTagEntries);
+  });
+  expect_refused(r, status::bad_section, file_name("octile-3-stored"), "section ENTR");
+}
+
+TEST(Contents, PathIndexOutOfOrder) {
+  const auto r = open_patched("octile-3-stored", [](bytes& f) {
+    const std::uint64_t off = section_offset(f, kTagPathIndex);
+    put<std::uint32_t>(f, off + 4, get<std::uint32_t>(f, off + 8) + 1);
+    reseal_section(f, kTagPathIndex);
+  });
+  expect_refused(r, status::bad_section, file_name("octile-3-stored"), "section PIDX");
+}
+
+TEST(Contents, PathPointOutsideTheBlock) {
+  const auto r = open_patched("any-angle-3-stored", [](bytes& f) {
+    // Find the first present pair of the first table with one and point it at index 200.
+    const std::uint64_t paths = section_offset(f, kTagPaths);
+    const std::uint64_t bitmap = (66 + 7) / 8;  // b=3 vertices: 12 boundary points, 66 pairs
+    std::uint64_t table = 0;
+    const std::uint64_t pidx = section_offset(f, kTagPathIndex);
+    for (std::uint32_t t = 0;; ++t) {
+      table = get<std::uint32_t>(f, pidx + 4 * t);
+      if (get<std::uint32_t>(f, pidx + 4 * (t + 1)) - table > bitmap) break;
+    }
+    f[paths + table + bitmap + 1] = 200;
+    reseal_section(f, kTagPaths);
+  });
+  expect_refused(r, status::bad_section, file_name("any-angle-3-stored"), "point index 200");
+}
+
+TEST(Contents, RuleMismatch) {
+  const auto r = open_sample("octile-4");
+  ASSERT_TRUE(r) << r.message;
+  std::string message;
+  EXPECT_EQ(r.db->check_rule(rule::octile(), &message), status::ok);
+  EXPECT_EQ(r.db->check_rule(rule::any_angle(), &message), status::rule_mismatch);
+  EXPECT_EQ(message, "lddb/octile-4.lddb holds rule 'octile' but the query asks for 'any-angle'");
+  EXPECT_EQ(r.db->check_rule(rule::octile(corner_cutting::one_side_free), &message), status::rule_mismatch);
+  EXPECT_TRUE(contains(message, "corners=one-side-free")) << message;
+}
+
+// ============================================================================= lookups
+
+TEST(Lookups, InvalidQueriesAreUnreachable) {
+  const auto r = open_sample("octile-3");
+  ASSERT_TRUE(r) << r.message;
+  const database& db = *r.db;
+  inflections out;
+  EXPECT_EQ(db.cost(1u << 9, 0, 1), kUnreachable);
+  EXPECT_EQ(db.cost(0, -1, 1), kUnreachable);
+  EXPECT_EQ(db.cost(0, 0, 8), kUnreachable);
+  EXPECT_FALSE(db.path(0, 0, 8, &out));
+  EXPECT_EQ(out.count, 0);
+  EXPECT_EQ(db.cost(0, 3, 3), 0u);
+  EXPECT_EQ(db.cost(0x1FF, 3, 3), kUnreachable);  // all blocked
+  EXPECT_EQ(db.cost(0, 0, 2), 2 * kCostOne);      // across the empty top row
+}
+
+TEST(Lookups, ManyThreadsAgreeWithOne) {
+  const auto r = open_sample("any-angle-4");
+  ASSERT_TRUE(r) << r.message;
+  const database& db = *r.db;
+  const int n = db.shape().boundary_count();
+  // A digest of every cost and path, so threads can be compared cheaply.
+  auto digest = [&](std::uint32_t first, std::uint32_t step) {
+    std::vector<std::uint64_t> out;
+    for (std::uint32_t code = first; code < (1u << 16); code += step) {
+      std::uint64_t h = code;
+      inflections f;
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+          h = h * 1000003 ^ db.cost(code, a, b);
+          if (db.path(code, a, b, &f))
+            for (int i = 0; i < f.count; ++i) h = h * 31 + static_cast<std::uint64_t>(f.points[i].x * 7 + f.points[i].y);
+        }
+      out.push_back(h);
+    }
+    return out;
+  };
+  constexpr std::uint32_t kStep = 5;
+  const std::vector<std::uint64_t> single = digest(0, kStep);
+  std::vector<std::vector<std::uint64_t>> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { results[t] = digest(0, kStep); });
+  for (auto& t : threads) t.join();
+  for (const auto& res : results) EXPECT_EQ(res, single);
+}
+
+TEST(Lookups, OpenAndVerifyTime) {
+  // Informational: the target for b=4 is 5 ms in an optimised build (mmap, verify, index).
+  temp_dir dir;
+  for (const char* name : {"octile-4", "any-angle-4"}) {
+    const std::string path = dir.file(std::string(name) + ".lddb");
+    write_file(path, file_bytes(name));
+    constexpr int kRuns = 20;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kRuns; ++i) ASSERT_TRUE(database::open(path));
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / kRuns;
+    std::printf("[ timing   ] open + verify %s (%zu bytes): %.2f ms\n", name, file_bytes(name).size(), ms);
+  }
+}
+
+}  // namespace

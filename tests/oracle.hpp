@@ -1,0 +1,552 @@
+// oracle.hpp: an independent checker of the movement rules, block distances and paths.
+//
+// Written straight from SEMANTICS.md and on purpose apart from lddb/rules.hpp: nothing
+// here calls step_legal, segment_legal, vertex_usable, euclid_cost or step_cost, nor the
+// generator. Where rules.hpp walks a segment column by column, the oracle decides each
+// question separately and exactly, on integers:
+//   rule 1  for every cell near the segment, does the open segment meet the open unit
+//           square? (separating axis test on the square's two axes and the segment's
+//           normal; exact for open convex sets)
+//   rule 2  for every unit lattice edge near the segment, do both its end points lie on
+//           the closed segment? then the segment runs along it
+//   rule 3  for every lattice point near the segment, is it strictly inside the segment?
+// Block distances are plain Dijkstra in double precision on the pattern's own graph
+// (cells: unit moves; vertices: the visibility graph on all (b+1)^2 lattice vertices).
+// Only data definitions are taken from the library: lddb::rule, lddb::point and the
+// boundary order of lddb::block_shape (which tests check against docs separately).
+//
+// Coordinates: x east, y south, (0,0) top-left; vertex (x, y) is the top-left corner of
+// cell (x, y). Outside a grid everything counts as blocked.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lddb/rules.hpp"
+
+namespace oracle {
+
+using lddb::point;
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ----------------------------------------------------------------------------- grids
+
+// A rectangular grid of cells; outside counts as blocked.
+class grid {
+ public:
+  grid() = default;
+  grid(int w, int h) : w_(w), h_(h), cells_(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0) {}
+
+  // A block pattern as a grid: bit (y*b + x) of code set = cell (x, y) blocked.
+  static grid from_pattern(std::uint32_t code, int b) {
+    grid g(b, b);
+    for (int y = 0; y < b; ++y)
+      for (int x = 0; x < b; ++x) g.set_blocked(x, y, (code >> (y * b + x)) & 1u);
+    return g;
+  }
+  // Rows of a Moving AI map body: '.', 'G', 'S' are passable, anything else blocked.
+  static grid from_rows(const std::vector<std::string>& rows) {
+    const int h = static_cast<int>(rows.size());
+    const int w = h ? static_cast<int>(rows[0].size()) : 0;
+    grid g(w, h);
+    for (int y = 0; y < h; ++y) {
+      if (static_cast<int>(rows[static_cast<std::size_t>(y)].size()) != w) throw std::invalid_argument("ragged rows");
+      for (int x = 0; x < w; ++x) {
+        const char c = rows[static_cast<std::size_t>(y)][static_cast<std::size_t>(x)];
+        g.set_blocked(x, y, !(c == '.' || c == 'G' || c == 'S'));
+      }
+    }
+    return g;
+  }
+
+  int width() const { return w_; }
+  int height() const { return h_; }
+  bool blocked(int x, int y) const {
+    if (x < 0 || y < 0 || x >= w_ || y >= h_) return true;
+    return cells_[static_cast<std::size_t>(y) * static_cast<std::size_t>(w_) + static_cast<std::size_t>(x)] != 0;
+  }
+  void set_blocked(int x, int y, bool v = true) {
+    cells_.at(static_cast<std::size_t>(y) * static_cast<std::size_t>(w_) + static_cast<std::size_t>(x)) = v ? 1 : 0;
+  }
+
+ private:
+  int w_ = 0, h_ = 0;
+  std::vector<std::uint8_t> cells_;
+};
+
+// A block pattern viewed as a grid without copying.
+struct pattern_view {
+  std::uint32_t code = 0;
+  int b = 0;
+  bool blocked(int x, int y) const {
+    if (x < 0 || y < 0 || x >= b || y >= b) return true;
+    return (code >> (y * b + x)) & 1u;
+  }
+};
+
+// ----------------------------------------------------------------------------- rules
+
+// A readable description of a rule for failure messages (independent of rule::name()).
+inline std::string rule_label(const lddb::rule& r) {
+  switch (r.kind) {
+    case lddb::rule_kind::tile:
+      return "tile";
+    case lddb::rule_kind::octile:
+      return std::string("octile(corners=") +
+             (r.corners == lddb::corner_cutting::forbidden ? "forbidden" : "one-side-free") +
+             ",diagonal=" + std::to_string(static_cast<double>(r.diagonal) / 4294967296.0) + ")";
+    case lddb::rule_kind::any_angle:
+      return std::string("any-angle(squeeze=") + (r.squeeze == lddb::squeezing::allowed ? "allowed" : "forbidden") + ")";
+  }
+  return "?";
+}
+
+// Length of a diagonal unit move under an octile rule (the rule's fixed-point value).
+inline double diagonal_length(const lddb::rule& r) { return static_cast<double>(r.diagonal) / 4294967296.0; }
+
+// May one unit move go from cell `from` to cell `to`? (tile and octile)
+template <class Grid>
+bool move_ok(const lddb::rule& r, const Grid& g, point from, point to) {
+  const int dx = to.x - from.x, dy = to.y - from.y;
+  if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return false;
+  if (r.kind == lddb::rule_kind::any_angle) return false;
+  if (g.blocked(from.x, from.y) || g.blocked(to.x, to.y)) return false;
+  if (dx == 0 || dy == 0) return true;            // N, E, S, W: both rules
+  if (r.kind != lddb::rule_kind::octile) return false;  // tile has no diagonals
+  // The two cells that share with `from` and `to` the corner the move passes through.
+  const bool free_a = !g.blocked(to.x, from.y);
+  const bool free_b = !g.blocked(from.x, to.y);
+  return r.corners == lddb::corner_cutting::forbidden ? (free_a && free_b) : (free_a || free_b);
+}
+
+inline double move_length(const lddb::rule& r, point from, point to) {
+  return (from.x != to.x && from.y != to.y) ? diagonal_length(r) : 1.0;
+}
+
+// A vertex can be stood on when at least one of its four cells is free.
+template <class Grid>
+bool vertex_ok(const Grid& g, point v) {
+  return !g.blocked(v.x - 1, v.y - 1) || !g.blocked(v.x, v.y - 1) || !g.blocked(v.x - 1, v.y) || !g.blocked(v.x, v.y);
+}
+
+// Exact lattice geometry of a segment between two vertices.
+namespace geometry {
+
+inline std::int64_t cross(point o, point a, point b) {
+  return std::int64_t{a.x - o.x} * (b.y - o.y) - std::int64_t{a.y - o.y} * (b.x - o.x);
+}
+inline std::int64_t dot(point o, point a, point b) {
+  return std::int64_t{a.x - o.x} * (b.x - o.x) + std::int64_t{a.y - o.y} * (b.y - o.y);
+}
+
+// Does the open segment (a, b), a != b, meet the open unit square of cell (cx, cy)?
+// Separating axis test: the Minkowski difference of the closed segment and the closed
+// square is a convex polygon whose edge normals are the x axis, the y axis and the
+// segment's normal; the open sets are disjoint iff on one of these axes the projections
+// of the open sets are disjoint.
+inline bool open_segment_meets_open_cell(point a, point b, int cx, int cy) {
+  // x axis
+  if (a.x == b.x) {
+    if (a.x <= cx || a.x >= cx + 1) return false;
+  } else {
+    const int lo = std::min(a.x, b.x), hi = std::max(a.x, b.x);
+    if (hi <= cx || lo >= cx + 1) return false;
+  }
+  // y axis
+  if (a.y == b.y) {
+    if (a.y <= cy || a.y >= cy + 1) return false;
+  } else {
+    const int lo = std::min(a.y, b.y), hi = std::max(a.y, b.y);
+    if (hi <= cy || lo >= cy + 1) return false;
+  }
+  // the segment's normal n = (-(by-ay), bx-ax): the segment projects to one value
+  const std::int64_t nx = -(std::int64_t{b.y} - a.y), ny = std::int64_t{b.x} - a.x;
+  const std::int64_t s = nx * a.x + ny * a.y;
+  std::int64_t mn = std::numeric_limits<std::int64_t>::max(), mx = std::numeric_limits<std::int64_t>::min();
+  for (int k = 0; k < 4; ++k) {
+    const std::int64_t px = cx + (k & 1), py = cy + (k >> 1);
+    const std::int64_t v = nx * px + ny * py;
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+  }
+  if (s <= mn || s >= mx) return false;
+  return true;
+}
+
+inline bool on_closed_segment(point a, point b, point p) {
+  if (cross(a, b, p) != 0) return false;
+  const std::int64_t d = dot(a, b, p), len2 = dot(a, b, b);
+  return d >= 0 && d <= len2;
+}
+inline bool strictly_inside_segment(point a, point b, point p) {
+  if (cross(a, b, p) != 0) return false;
+  const std::int64_t d = dot(a, b, p), len2 = dot(a, b, b);
+  return d > 0 && d < len2;
+}
+
+}  // namespace geometry
+
+// What a segment between two vertices touches, independent of any obstacles.
+struct segment_geometry {
+  std::vector<point> cells;                 // cells whose interior the open segment meets (rule 1)
+  std::vector<std::array<point, 2>> edges;  // for each unit edge the segment runs along: its two cells (rule 2)
+  std::vector<point> through;               // lattice points strictly inside the segment (rule 3)
+};
+
+inline segment_geometry segment_geometry_of(point a, point b) {
+  segment_geometry out;
+  if (a == b) return out;
+  const int x0 = std::min(a.x, b.x) - 1, x1 = std::max(a.x, b.x) + 1;
+  const int y0 = std::min(a.y, b.y) - 1, y1 = std::max(a.y, b.y) + 1;
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const point p{x, y};
+      if (geometry::open_segment_meets_open_cell(a, b, x, y)) out.cells.push_back(p);
+      // horizontal unit edge (x,y)-(x+1,y) lies between cells (x,y-1) above and (x,y) below
+      if (geometry::on_closed_segment(a, b, p) && geometry::on_closed_segment(a, b, point{x + 1, y}))
+        out.edges.push_back({point{x, y - 1}, point{x, y}});
+      // vertical unit edge (x,y)-(x,y+1) lies between cells (x-1,y) left and (x,y) right
+      if (geometry::on_closed_segment(a, b, p) && geometry::on_closed_segment(a, b, point{x, y + 1}))
+        out.edges.push_back({point{x - 1, y}, point{x, y}});
+      if (geometry::strictly_inside_segment(a, b, p)) out.through.push_back(p);
+    }
+  }
+  return out;
+}
+
+// A vertex where two diagonally opposite cells are both blocked.
+template <class Grid>
+bool double_corner(const Grid& g, point v) {
+  const bool nw = g.blocked(v.x - 1, v.y - 1), ne = g.blocked(v.x, v.y - 1);
+  const bool sw = g.blocked(v.x - 1, v.y), se = g.blocked(v.x, v.y);
+  return (nw && se) || (ne && sw);
+}
+
+template <class Grid>
+bool segment_ok(const lddb::rule& r, const Grid& g, const segment_geometry& geo) {
+  for (const point& c : geo.cells)
+    if (g.blocked(c.x, c.y)) return false;  // rule 1
+  for (const auto& e : geo.edges)
+    if (g.blocked(e[0].x, e[0].y) && g.blocked(e[1].x, e[1].y)) return false;  // rule 2
+  if (r.squeeze != lddb::squeezing::allowed)
+    for (const point& v : geo.through)
+      if (double_corner(g, v)) return false;  // rule 3
+  return true;
+}
+
+// Is the straight segment between vertices a and b legal (any-angle rules)? A segment of
+// length zero is legal when its vertex is usable.
+template <class Grid>
+bool segment_ok(const lddb::rule& r, const Grid& g, point a, point b) {
+  if (a == b) return vertex_ok(g, a);
+  return segment_ok(r, g, segment_geometry_of(a, b));
+}
+
+// ----------------------------------------------------------------------------- paths on a grid
+
+struct path_report {
+  bool ok = false;
+  double length = 0;
+  std::string why;  // empty when ok
+};
+
+namespace detail {
+inline std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+}  // namespace detail
+
+// Checks a polyline (all points, start and goal included) under a rule on a grid and
+// returns its length. Cells (tile, octile): consecutive points must be joined by a
+// straight run of identical unit moves, each legal. Vertices (any-angle): each segment
+// must be legal. Repeated consecutive points are rejected.
+template <class Grid>
+path_report check_path(const lddb::rule& r, const Grid& g, std::span<const point> pts) {
+  path_report rep;
+  if (pts.empty()) {
+    rep.why = "empty path";
+    return rep;
+  }
+  const bool vertices = r.kind == lddb::rule_kind::any_angle;
+  if (pts.size() == 1) {
+    rep.ok = vertices ? vertex_ok(g, pts[0]) : !g.blocked(pts[0].x, pts[0].y);
+    if (!rep.ok) rep.why = "single point " + detail::pt(pts[0]) + " not usable";
+    return rep;
+  }
+  for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
+    const point p = pts[k], q = pts[k + 1];
+    const int dx = q.x - p.x, dy = q.y - p.y;
+    if (dx == 0 && dy == 0) {
+      rep.why = "repeated point " + detail::pt(p);
+      return rep;
+    }
+    if (vertices) {
+      if (!segment_ok(r, g, p, q)) {
+        rep.why = "illegal segment " + detail::pt(p) + "-" + detail::pt(q);
+        return rep;
+      }
+      rep.length += std::sqrt(static_cast<double>(dx) * dx + static_cast<double>(dy) * dy);
+    } else {
+      if (!(dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy))) {
+        rep.why = "not a straight run of unit moves " + detail::pt(p) + "-" + detail::pt(q);
+        return rep;
+      }
+      const int n = std::max(std::abs(dx), std::abs(dy));
+      const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+      point c = p;
+      for (int i = 0; i < n; ++i) {
+        const point nxt{c.x + sx, c.y + sy};
+        if (!move_ok(r, g, c, nxt)) {
+          rep.why = "illegal move " + detail::pt(c) + "-" + detail::pt(nxt);
+          return rep;
+        }
+        rep.length += move_length(r, c, nxt);
+        c = nxt;
+      }
+    }
+  }
+  rep.ok = true;
+  return rep;
+}
+
+// Least cost from start to goal on a whole (small) grid: Dijkstra over cells with unit
+// moves (tile, octile), or over the visibility graph of all usable vertices (any-angle;
+// O(V^2) segment checks, for maps of a few hundred cells). +inf when unreachable.
+template <class Grid>
+double least_cost(const lddb::rule& r, const Grid& g, int width, int height, point start, point goal) {
+  const bool vertices = r.kind == lddb::rule_kind::any_angle;
+  const int w = vertices ? width + 1 : width, h = vertices ? height + 1 : height;
+  auto inside = [&](point p) { return p.x >= 0 && p.y >= 0 && p.x < w && p.y < h; };
+  auto usable = [&](point p) { return vertices ? vertex_ok(g, p) : !g.blocked(p.x, p.y); };
+  if (!inside(start) || !inside(goal) || !usable(start) || !usable(goal)) return kInf;
+  const int n = w * h;
+  std::vector<double> dist(static_cast<std::size_t>(n), kInf);
+  std::vector<char> done(static_cast<std::size_t>(n), 0);
+  auto idx = [&](point p) { return static_cast<std::size_t>(p.y * w + p.x); };
+  dist[idx(start)] = 0;
+  for (;;) {
+    int u = -1;
+    for (int k = 0; k < n; ++k)
+      if (!done[static_cast<std::size_t>(k)] && dist[static_cast<std::size_t>(k)] < kInf &&
+          (u < 0 || dist[static_cast<std::size_t>(k)] < dist[static_cast<std::size_t>(u)]))
+        u = k;
+    if (u < 0) return kInf;
+    const point p{u % w, u / w};
+    if (p == goal) return dist[static_cast<std::size_t>(u)];
+    done[static_cast<std::size_t>(u)] = 1;
+    const double du = dist[static_cast<std::size_t>(u)];
+    if (vertices) {
+      for (int k = 0; k < n; ++k) {
+        const point q{k % w, k / w};
+        if (done[static_cast<std::size_t>(k)] || !usable(q) || !segment_ok(r, g, p, q)) continue;
+        const double dx = q.x - p.x, dy = q.y - p.y;
+        dist[static_cast<std::size_t>(k)] = std::min(dist[static_cast<std::size_t>(k)], du + std::sqrt(dx * dx + dy * dy));
+      }
+    } else {
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const point q{p.x + dx, p.y + dy};
+          if (!inside(q) || !move_ok(r, g, p, q)) continue;
+          dist[idx(q)] = std::min(dist[idx(q)], du + move_length(r, p, q));
+        }
+    }
+  }
+}
+inline double least_cost(const lddb::rule& r, const grid& g, point start, point goal) {
+  return least_cost(r, g, g.width(), g.height(), start, goal);
+}
+
+// ----------------------------------------------------------------------------- blocks
+
+// Least costs and path checks inside one block pattern (outside the block is blocked).
+// Construct once per (rule, b); all_pairs and check_path are then cheap and const.
+class block_oracle {
+ public:
+  block_oracle(const lddb::rule& r, int b)
+      : rule_(r), b_(b), vertices_(r.kind == lddb::rule_kind::any_angle), shape_(b, vertices_) {
+    side_ = vertices_ ? b + 1 : b;
+    const int v = side_ * side_;
+    if (vertices_) {
+      seg_.resize(static_cast<std::size_t>(v) * static_cast<std::size_t>(v));
+      for (int i = 0; i < v; ++i)
+        for (int j = 0; j < v; ++j) {
+          if (i == j) continue;
+          const point a = at(i), c = at(j);
+          const segment_geometry geo = segment_geometry_of(a, c);
+          compact_segment& s = seg_[static_cast<std::size_t>(i * v + j)];
+          for (const point& cell : geo.cells) {
+            if (!inside_cells(cell)) throw std::logic_error("segment inside the block leaves it");
+            s.cell_mask |= 1u << (cell.y * b_ + cell.x);
+          }
+          for (const auto& e : geo.edges) s.edges.push_back({cell_index(e[0]), cell_index(e[1])});
+          for (const point& t : geo.through)
+            s.through.push_back({cell_index({t.x - 1, t.y - 1}), cell_index({t.x, t.y - 1}), cell_index({t.x - 1, t.y}),
+                                 cell_index({t.x, t.y})});
+          const double dx = c.x - a.x, dy = c.y - a.y;
+          s.length = std::sqrt(dx * dx + dy * dy);
+        }
+    }
+  }
+
+  const lddb::rule& rule() const { return rule_; }
+  int block() const { return b_; }
+  int side() const { return side_; }
+  bool vertices() const { return vertices_; }
+  int boundary_count() const { return shape_.boundary_count(); }
+  point boundary_point(int i) const { return shape_.boundary_point(i); }
+
+  bool point_usable(std::uint32_t code, point p) const {
+    const pattern_view g{code, b_};
+    return vertices_ ? vertex_ok(g, p) : !g.blocked(p.x, p.y);
+  }
+
+  // Is the straight segment between vertices p and q of the block legal in this pattern?
+  bool segment_legal(std::uint32_t code, point p, point q) const {
+    if (p == q) return point_usable(code, p);
+    if (!inside_points(p) || !inside_points(q)) return false;
+    return compact_ok(code, seg_[static_cast<std::size_t>(index(p) * side_ * side_ + index(q))]);
+  }
+
+  // Least cost between every two boundary points, n*n row-major (n = boundary_count());
+  // +inf when unreachable; the diagonal is 0 for a usable point and +inf otherwise.
+  std::vector<double> all_pairs(std::uint32_t code) const {
+    const int n = boundary_count();
+    std::vector<double> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), kInf);
+    const int v = side_ * side_;
+    // adjacency: weight[u*v + w], +inf when no edge
+    std::vector<double> weight(static_cast<std::size_t>(v) * static_cast<std::size_t>(v), kInf);
+    const pattern_view g{code, b_};
+    for (int u = 0; u < v; ++u) {
+      if (!point_usable(code, at(u))) continue;
+      if (vertices_) {
+        for (int w = 0; w < v; ++w) {
+          if (w == u) continue;
+          const compact_segment& s = seg_[static_cast<std::size_t>(u * v + w)];
+          if (compact_ok(code, s)) weight[static_cast<std::size_t>(u * v + w)] = s.length;
+        }
+      } else {
+        const point p = at(u);
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const point q{p.x + dx, p.y + dy};
+            if (!inside_points(q) || !move_ok(rule_, g, p, q)) continue;
+            weight[static_cast<std::size_t>(u * v + index(q))] = move_length(rule_, p, q);
+          }
+      }
+    }
+    std::vector<double> dist(static_cast<std::size_t>(v));
+    std::vector<char> done(static_cast<std::size_t>(v));
+    for (int i = 0; i < n; ++i) {
+      const int src = index(boundary_point(i));
+      if (!point_usable(code, at(src))) continue;
+      std::fill(dist.begin(), dist.end(), kInf);
+      std::fill(done.begin(), done.end(), 0);
+      dist[static_cast<std::size_t>(src)] = 0;
+      for (;;) {
+        int u = -1;
+        for (int k = 0; k < v; ++k)
+          if (!done[static_cast<std::size_t>(k)] && dist[static_cast<std::size_t>(k)] < kInf &&
+              (u < 0 || dist[static_cast<std::size_t>(k)] < dist[static_cast<std::size_t>(u)]))
+            u = k;
+        if (u < 0) break;
+        done[static_cast<std::size_t>(u)] = 1;
+        const double du = dist[static_cast<std::size_t>(u)];
+        for (int w = 0; w < v; ++w) {
+          const double wt = weight[static_cast<std::size_t>(u * v + w)];
+          if (wt < kInf && du + wt < dist[static_cast<std::size_t>(w)]) dist[static_cast<std::size_t>(w)] = du + wt;
+        }
+      }
+      for (int j = 0; j < n; ++j)
+        out[static_cast<std::size_t>(i * n + j)] = dist[static_cast<std::size_t>(index(boundary_point(j)))];
+    }
+    return out;
+  }
+
+  // Checks the path from boundary point i to boundary point j given by its inflection
+  // points (i and j themselves excluded), and returns its length. Points must lie in the
+  // block; the moves or segments must be legal in this pattern.
+  path_report check_path(std::uint32_t code, int i, int j, std::span<const point> inflections) const {
+    path_report rep;
+    const point a = boundary_point(i), z = boundary_point(j);
+    const std::size_t m = inflections.size() + 2;
+    auto get = [&](std::size_t k) { return k == 0 ? a : (k + 1 == m ? z : inflections[k - 1]); };
+    if (!point_usable(code, a) || !point_usable(code, z)) {
+      rep.why = "end point not usable";
+      return rep;
+    }
+    for (std::size_t k = 0; k < m; ++k)
+      if (!inside_points(get(k))) {
+        rep.why = "point " + detail::pt(get(k)) + " outside the block";
+        return rep;
+      }
+    if (!vertices_) {
+      std::vector<point> all(m);
+      for (std::size_t k = 0; k < m; ++k) all[k] = get(k);
+      return oracle::check_path(rule_, pattern_view{code, b_}, std::span<const point>(all));
+    }
+    for (std::size_t k = 0; k + 1 < m; ++k) {
+      const point p = get(k), q = get(k + 1);
+      if (p == q) {
+        rep.why = "repeated point " + detail::pt(p);
+        return rep;
+      }
+      const compact_segment& s = seg_[static_cast<std::size_t>(index(p) * side_ * side_ + index(q))];
+      if (!compact_ok(code, s)) {
+        rep.why = "illegal segment " + detail::pt(p) + "-" + detail::pt(q);
+        return rep;
+      }
+      rep.length += s.length;
+    }
+    rep.ok = true;
+    return rep;
+  }
+
+ private:
+  struct compact_segment {
+    std::uint32_t cell_mask = 0;               // rule 1: cells whose interior it meets
+    std::vector<std::array<int, 2>> edges;     // rule 2: cell indices, -1 outside the block
+    std::vector<std::array<int, 4>> through;   // rule 3: nw, ne, sw, se cell indices, -1 outside
+    double length = 0;
+  };
+
+  point at(int idx) const { return point{idx % side_, idx / side_}; }
+  int index(point p) const { return p.y * side_ + p.x; }
+  bool inside_points(point p) const { return p.x >= 0 && p.y >= 0 && p.x < side_ && p.y < side_; }
+  bool inside_cells(point c) const { return c.x >= 0 && c.y >= 0 && c.x < b_ && c.y < b_; }
+  int cell_index(point c) const { return inside_cells(c) ? c.y * b_ + c.x : -1; }
+  static bool cell_blocked(std::uint32_t code, int idx) { return idx < 0 || ((code >> idx) & 1u); }
+
+  bool compact_ok(std::uint32_t code, const compact_segment& s) const {
+    if (code & s.cell_mask) return false;
+    for (const auto& e : s.edges)
+      if (cell_blocked(code, e[0]) && cell_blocked(code, e[1])) return false;
+    if (rule_.squeeze != lddb::squeezing::allowed)
+      for (const auto& t : s.through)
+        if ((cell_blocked(code, t[0]) && cell_blocked(code, t[3])) || (cell_blocked(code, t[1]) && cell_blocked(code, t[2])))
+          return false;
+    return true;
+  }
+
+  lddb::rule rule_;
+  int b_, side_ = 0;
+  bool vertices_;
+  lddb::block_shape shape_;
+  std::vector<compact_segment> seg_;  // vertices only: [from * V + to]
+};
+
+// Convenience forms (each builds a block_oracle; keep one around for many calls).
+inline std::vector<double> block_all_pairs(const lddb::rule& r, int b, std::uint32_t code) {
+  return block_oracle(r, b).all_pairs(code);
+}
+inline path_report check_block_path(const lddb::rule& r, int b, std::uint32_t code, int i, int j,
+                                    std::span<const point> inflections) {
+  return block_oracle(r, b).check_path(code, i, j, inflections);
+}
+
+}  // namespace oracle
