@@ -317,7 +317,7 @@ TEST_P(RoundTrip, EveryLookupMatchesTheImage) {
   EXPECT_EQ(db.info().version, kFormatVersion);
   EXPECT_EQ(db.info().min_reader, kMinReaderVersion);
   EXPECT_EQ(db.info().file_size, file_bytes(name).size());
-  EXPECT_EQ(db.info().sections.size(), 5u);
+  EXPECT_EQ(db.info().sections.size(), 4u);
   EXPECT_EQ(db.manifest(), im.manifest);
   EXPECT_EQ(db.path(), file_name(name));
   expect_same_lookups(db, im, im.block >= 4 ? 13 : 1);
@@ -337,7 +337,7 @@ TEST(Format, SectionsAreInOrderAlignedAndCompressedOnlyWhenSmaller) {
     const auto r = open_sample(name);
     ASSERT_TRUE(r) << r.message;
     const auto& secs = r.db->info().sections;
-    const std::vector<std::string> order = {"MANI", "ENTR", "COST", "PIDX", "PATH"};
+    const std::vector<std::string> order = {"MANI", "ENTR", "COST", "PATH"};
     ASSERT_EQ(secs.size(), order.size());
     for (std::size_t i = 0; i < secs.size(); ++i) {
       EXPECT_EQ(secs[i].name(), order[i]);
@@ -363,7 +363,7 @@ TEST(Format, HeaderBytesAreAsSpecified) {
   EXPECT_EQ(get<std::uint16_t>(f, 12), 1);
   EXPECT_EQ(get<std::uint16_t>(f, 14), 0);
   EXPECT_EQ((bytes{f[16], f[17], f[18], f[19]}), (bytes{4, 3, 2, 1}));
-  EXPECT_EQ((bytes{f[20], f[21], f[22], f[23]}), (bytes{8, 4, 2, 0}));
+  EXPECT_EQ((bytes{f[20], f[21], f[22], f[23]}), (bytes{8, 2, 2, 0}));  // u16 ids: few tables
   EXPECT_EQ(f[24], 3);  // b
   EXPECT_EQ(f[25], 0);  // cells
   EXPECT_EQ(f[26], 1);  // octile
@@ -371,9 +371,31 @@ TEST(Format, HeaderBytesAreAsSpecified) {
   EXPECT_EQ(f[28], 0);
   EXPECT_EQ(f[31], 0xFF);
   EXPECT_EQ(get<std::uint64_t>(f, 32), kCostOne * 3 / 2);
-  EXPECT_EQ(get<std::uint32_t>(f, 52), 5u);
+  EXPECT_EQ(get<std::uint32_t>(f, 52), 4u);
   EXPECT_EQ(get<std::uint32_t>(f, kHeader), section_tag("MANI"));
-  EXPECT_EQ(section_offset(f, kTagManifest), 320u);  // 64 + 5 * 48 = 304, aligned up
+  EXPECT_EQ(section_offset(f, kTagManifest), 256u);  // 64 + 4 * 48 = 256, already aligned
+}
+
+// ENTR holds two planes, all cost ids then all path ids, as u16 while both table counts
+// are at most 65,536; PATH holds the tables back to back, with no index.
+TEST(Format, EntriesAndPathsAreAsSpecified) {
+  for (const char* name : {"octile-3-stored", "any-angle-3-stored", "octile-2-nosym"}) {
+    SCOPED_TRACE(name);
+    const database_image& im = image(name);
+    const bytes& f = file_bytes(name);
+    ASSERT_EQ(section_codec_of(f, kTagEntries), 0);
+    const std::size_t canonical = im.cost_id.size();
+    EXPECT_EQ(f[21], 2);
+    EXPECT_EQ(get<std::uint64_t>(f, entry_at(f, kTagEntries) + 24), 4 * canonical);
+    const std::uint64_t entr = section_offset(f, kTagEntries);
+    for (std::size_t i = 0; i < canonical; ++i) {
+      EXPECT_EQ(get<std::uint16_t>(f, entr + 2 * i), im.cost_id[i]) << "cost id " << i;
+      EXPECT_EQ(get<std::uint16_t>(f, entr + 2 * (canonical + i)), im.path_id[i]) << "path id " << i;
+    }
+    ASSERT_EQ(section_codec_of(f, kTagPaths), 0);
+    const std::uint64_t path = section_offset(f, kTagPaths);
+    EXPECT_EQ(bytes(f.begin() + static_cast<std::ptrdiff_t>(path), f.end()), im.paths) << "PATH is the last section";
+  }
 }
 
 TEST(Format, EncodingIsAPureFunctionOfTheImage) {
@@ -629,7 +651,7 @@ TEST(Corruption, ResealedRandomCorruptionIsRefusedOrHarmless) {
     const bytes& original = file_bytes(name);
     for (int round = 0; round < 1500; ++round) {
       bytes f = original;
-      const std::uint32_t tag = std::array{kTagEntries, kTagCosts, kTagPathIndex, kTagPaths}[rng() % 4];
+      const std::uint32_t tag = std::array{kTagEntries, kTagCosts, kTagPaths}[rng() % 3];
       const std::uint64_t off = section_offset(f, tag), size = section_size(f, tag);
       for (int i = 1 + static_cast<int>(rng() % 3); i > 0; --i) f[off + rng() % size] = static_cast<std::uint8_t>(rng());
       if (rng() % 4 == 0) f[24 + rng() % 28] = static_cast<std::uint8_t>(rng());  // and a field of bytes 24..51
@@ -728,7 +750,7 @@ TEST(Versions, UnknownSectionOfALaterMinorIsCheckedAndSkipped) {
   reseal_header(f);
   const auto r = database::open_bytes(f, "x.lddb");
   ASSERT_TRUE(r) << r.message;
-  ASSERT_EQ(r.db->info().sections.size(), 6u);
+  ASSERT_EQ(r.db->info().sections.size(), 5u);
   EXPECT_EQ(r.db->info().sections.back().name(), "XTRA");
   expect_same_lookups(*r.db, image("octile-3"), 1);
   // Its checksum is still verified.
@@ -776,6 +798,22 @@ TEST(Header, WrongByteOrder) {
     reseal_header(f);
   });
   expect_refused(r, status::wrong_byte_order, file_name("octile-3"), "widths");
+  r = open_patched("octile-3", [](bytes& f) {
+    f[21] = 3;
+    reseal_header(f);
+  });
+  expect_refused(r, status::wrong_byte_order, file_name("octile-3"), "integer widths offset/id/cost 8/3/2");
+}
+
+// One width per file: 2 when both table counts are at most 65,536, else 4. A file that
+// says 4 where its counts call for 2 is refused, though a reader could have read it.
+TEST(Header, IdWidthMustBeTheOneTheCountsImply) {
+  const auto r = open_patched("octile-3", [](bytes& f) {
+    ASSERT_EQ(f[21], 2);
+    f[21] = 4;
+    reseal_header(f);
+  });
+  expect_refused(r, status::bad_header, file_name("octile-3"), "id width 4");
 }
 
 struct header_case {
@@ -944,37 +982,159 @@ TEST(SectionTable, PaddingAndTrailingBytes) {
 // ----------------------------------------------------------------------------- section contents
 
 TEST(Contents, EntryIdOutOfRange) {
-  const auto r = open_patched("octile-3-stored", [](bytes& f) {
-    put<std::uint32_t>(f, section_offset(f, kTagEntries) + 8 * 3, get<std::uint32_t>(f, 44));  // = cost table count
+  // The cost-id plane, then the path-id plane, u16 each.
+  auto r = open_patched("octile-3-stored", [](bytes& f) {
+    put<std::uint16_t>(f, section_offset(f, kTagEntries) + 2 * 3, get<std::uint16_t>(f, 44));  // = cost table count
     reseal_section(f, kTagEntries);
   });
-  expect_refused(r, status::bad_section, file_name("octile-3-stored"), "section ENTR");
+  expect_refused(r, status::bad_section, file_name("octile-3-stored"), "section ENTR: canonical pattern 3 (code");
+  EXPECT_TRUE(contains(r.message, "refers to cost table")) << r.message;
+  r = open_patched("octile-3-stored", [](bytes& f) {
+    const std::uint32_t canonical = get<std::uint32_t>(f, 40), last = canonical - 1;
+    put<std::uint16_t>(f, section_offset(f, kTagEntries) + 2 * (canonical + last), get<std::uint16_t>(f, 48));
+    reseal_section(f, kTagEntries);
+  });
+  expect_refused(r, status::bad_section, file_name("octile-3-stored"), "refers to path table");
+  EXPECT_TRUE(contains(r.message, "canonical pattern " + std::to_string(get<std::uint32_t>(file_bytes("octile-3-stored"), 40) - 1)))
+      << r.message;
 }
 
-TEST(Contents, PathIndexOutOfOrder) {
-  const auto r = open_patched("octile-3-stored", [](bytes& f) {
-    const std::uint64_t off = section_offset(f, kTagPathIndex);
-    put<std::uint32_t>(f, off + 4, get<std::uint32_t>(f, off + 8) + 1);
-    reseal_section(f, kTagPathIndex);
+// ----------------------------------------------------------------------------- PATH
+
+// Replaces the bytes of PATH, the last section of a stored sample, and re-seals: what a
+// buggy writer that still computes checksums would produce.
+bytes with_paths(const std::string& name, const bytes& paths) {
+  bytes f = file_bytes(name);
+  const std::size_t e = entry_at(f, kTagPaths);
+  const std::uint64_t off = get<std::uint64_t>(f, e + 8);
+  if (f.at(e + 4) != 0 || off + get<std::uint64_t>(f, e + 16) != f.size())
+    throw std::logic_error(name + ": PATH is not a stored last section");
+  f.resize(off);
+  f.insert(f.end(), paths.begin(), paths.end());
+  put<std::uint64_t>(f, e + 16, paths.size());
+  put<std::uint64_t>(f, e + 24, paths.size());
+  reseal_section(f, kTagPaths);
+  return f;
+}
+
+// Path table t of a sample, as the image holds it.
+bytes table_of(const database_image& im, std::size_t t) {
+  return bytes(im.paths.begin() + im.path_offset[t], im.paths.begin() + im.path_offset[t + 1]);
+}
+
+// The first table with a present pair, and the offset in PATH of that pair's count.
+std::pair<std::size_t, std::size_t> first_present_pair(const database_image& im, std::size_t bitmap) {
+  for (std::size_t t = 0; t + 1 < im.path_offset.size(); ++t)
+    if (im.path_offset[t + 1] - im.path_offset[t] > bitmap) return {t, im.path_offset[t] + bitmap};
+  throw std::logic_error("no path table with a present pair");
+}
+
+TEST(Contents, PathsRewrittenUnchangedStillOpen) {
+  // The helper itself changes nothing but what each test asks for.
+  const auto r = database::open_bytes(with_paths("any-angle-3-stored", image("any-angle-3-stored").paths), "x.lddb");
+  ASSERT_TRUE(r) << r.message;
+  EXPECT_EQ(database::open_bytes(with_paths("octile-3-stored", image("octile-3-stored").paths), "x.lddb").code, status::ok);
+}
+
+TEST(Contents, PathSectionWithATableTooFew) {
+  const std::string name = "octile-3-stored";
+  const database_image& im = image(name);
+  const std::size_t tables = im.path_offset.size() - 1;
+  // The last table is missing.
+  bytes paths(im.paths.begin(), im.paths.begin() + im.path_offset[tables - 1]);
+  expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                 "section PATH holds " + std::to_string(tables - 1) + " path tables; the header declares " +
+                     std::to_string(tables));
+  // The header declares one table more than PATH holds.
+  const auto r = open_patched(name, [&](bytes& f) {
+    put<std::uint32_t>(f, 48, static_cast<std::uint32_t>(tables + 1));
+    reseal_header(f);
   });
-  expect_refused(r, status::bad_section, file_name("octile-3-stored"), "section PIDX");
+  expect_refused(r, status::bad_section, file_name(name),
+                 "section PATH holds " + std::to_string(tables) + " path tables; the header declares " +
+                     std::to_string(tables + 1));
+}
+
+TEST(Contents, PathSectionWithATableTooMany) {
+  const std::string name = "any-angle-3-stored";
+  const database_image& im = image(name);
+  const std::size_t tables = im.path_offset.size() - 1;
+  bytes paths = im.paths;
+  const bytes extra = table_of(im, first_present_pair(im, 9).first);  // a well-formed table
+  paths.insert(paths.end(), extra.begin(), extra.end());
+  expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                 "section PATH has " + std::to_string(extra.size()) + " bytes after path table " +
+                     std::to_string(tables - 1) + ", the last of the " + std::to_string(tables));
+}
+
+TEST(Contents, PathSectionWithTrailingBytes) {
+  const std::string name = "octile-3-stored";
+  const database_image& im = image(name);
+  for (const bytes& tail : {bytes{0}, bytes{0, 0, 0, 0, 0, 0, 0, 0, 0}, bytes{0xFF}}) {
+    bytes paths = im.paths;
+    paths.insert(paths.end(), tail.begin(), tail.end());
+    expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                   "section PATH has " + std::to_string(tail.size()) + (tail.size() == 1 ? " byte" : " bytes") +
+                       " after path table " + std::to_string(im.path_offset.size() - 2) + ", the last");
+  }
+}
+
+TEST(Contents, PathSectionWithATruncatedTable) {
+  const std::string name = "any-angle-3-stored";  // b=3 vertices: 66 pairs, a 9-byte bitmap
+  const database_image& im = image(name);
+  const auto [t, count_at] = first_present_pair(im, 9);
+  // Cut inside the first present pair's points, then right after the bitmap, then inside it.
+  const std::pair<std::size_t, std::string> cuts[] = {
+      {count_at + 1, "ends inside pair"},
+      {count_at, "ends before pair"},
+      {im.path_offset[t] + 4, "ends 4 bytes into its 9-byte bitmap"},
+  };
+  for (const auto& [cut, keyword] : cuts) {
+    SCOPED_TRACE(keyword);
+    const bytes paths(im.paths.begin(), im.paths.begin() + static_cast<std::ptrdiff_t>(cut));
+    expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                   "section PATH: path table " + std::to_string(t) + " " + keyword);
+  }
 }
 
 TEST(Contents, PathPointOutsideTheBlock) {
-  const auto r = open_patched("any-angle-3-stored", [](bytes& f) {
-    // Find the first present pair of the first table with one and point it at index 200.
-    const std::uint64_t paths = section_offset(f, kTagPaths);
-    const std::uint64_t bitmap = (66 + 7) / 8;  // b=3 vertices: 12 boundary points, 66 pairs
-    std::uint64_t table = 0;
-    const std::uint64_t pidx = section_offset(f, kTagPathIndex);
-    for (std::uint32_t t = 0;; ++t) {
-      table = get<std::uint32_t>(f, pidx + 4 * t);
-      if (get<std::uint32_t>(f, pidx + 4 * (t + 1)) - table > bitmap) break;
-    }
-    f[paths + table + bitmap + 1] = 200;
-    reseal_section(f, kTagPaths);
-  });
-  expect_refused(r, status::bad_section, file_name("any-angle-3-stored"), "point index 200");
+  const std::string name = "any-angle-3-stored";
+  const database_image& im = image(name);
+  const auto [t, count_at] = first_present_pair(im, 9);
+  bytes paths = im.paths;
+  paths[count_at + 1] = 200;
+  expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                 "section PATH: path table " + std::to_string(t) + " gives pair");
+  const auto r = database::open_bytes(with_paths(name, paths), file_name(name));
+  EXPECT_TRUE(contains(r.message, "point index 200 (the block has 16 points)")) << r.message;
+  // 16 is the first index outside a 4x4 grid of vertices.
+  paths[count_at + 1] = 16;
+  expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                 "point index 16");
+}
+
+TEST(Contents, PathCountOutOfRange) {
+  const std::string name = "any-angle-3-stored";
+  const database_image& im = image(name);
+  const auto [t, count_at] = first_present_pair(im, 9);
+  for (const std::uint8_t n : {0, 37, 255}) {
+    bytes paths = im.paths;
+    paths[count_at] = n;
+    expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                   "section PATH: path table " + std::to_string(t) + " gives pair");
+    const auto r = database::open_bytes(with_paths(name, paths), file_name(name));
+    EXPECT_TRUE(contains(r.message, " " + std::to_string(n) + " points")) << r.message;
+  }
+}
+
+TEST(Contents, PathBitmapBitsBeyondTheLastPair) {
+  const std::string name = "any-angle-3-stored";  // 66 pairs: bits 2..7 of byte 8 are unused
+  const database_image& im = image(name);
+  bytes paths = im.paths;
+  const std::size_t last = im.path_offset.size() - 2;
+  paths[im.path_offset[last] + 8] |= 0x80;
+  expect_refused(database::open_bytes(with_paths(name, paths), file_name(name)), status::bad_section, file_name(name),
+                 "section PATH: path table " + std::to_string(last) + " sets bitmap bits beyond the last pair");
 }
 
 TEST(Contents, RuleMismatch) {
@@ -986,6 +1146,92 @@ TEST(Contents, RuleMismatch) {
   EXPECT_EQ(message, "lddb/octile-4.lddb holds rule 'octile' but the query asks for 'any-angle'");
   EXPECT_EQ(r.db->check_rule(rule::octile(corner_cutting::one_side_free), &message), status::rule_mismatch);
   EXPECT_TRUE(contains(message, "corners=one-side-free")) << message;
+}
+
+// ----------------------------------------------------------------------------- id width
+
+// Ids are u32 only when a table count passes 65,536, which takes b = 5: b <= 4 has at most
+// 2^16 canonical patterns. A synthetic tile database: one cost table and `path_tables`
+// path tables, table t with a single present pair (t mod 120) through one cell (t mod 25);
+// canonical pattern i uses path table i mod path_tables.
+constexpr std::uint32_t kCanonical5 = 4211744;  // 5x5 patterns up to the 8 symmetries
+
+database_image wide_image(std::uint32_t path_tables) {
+  database_image im;
+  im.movement = rule::tile();
+  im.block = 5;
+  const block_shape s(5, false);
+  const auto pairs = static_cast<std::size_t>(s.pair_count());  // 120
+  for (std::size_t k = 0; k < pairs; ++k) im.costs.push_back(static_cast<std::uint16_t>(k + 1));
+  im.cost_id.assign(kCanonical5, 0);
+  im.path_id.resize(kCanonical5);
+  for (std::uint32_t i = 0; i < kCanonical5; ++i) im.path_id[i] = i % path_tables;
+  const std::size_t bitmap = (pairs + 7) / 8;
+  im.path_offset.assign(1, 0);
+  for (std::uint32_t t = 0; t < path_tables; ++t) {
+    const std::size_t at = im.paths.size(), k = t % pairs;
+    im.paths.resize(at + bitmap + 2, 0);
+    im.paths[at + k / 8] = static_cast<std::uint8_t>(1u << (k % 8));
+    im.paths[at + bitmap] = 1;
+    im.paths[at + bitmap + 1] = static_cast<std::uint8_t>(t % 25);
+    im.path_offset.push_back(static_cast<std::uint32_t>(im.paths.size()));
+  }
+  im.manifest = "synthetic b=5 database with " + std::to_string(path_tables) + " path tables";
+  im.zstd_level = 1;
+  return im;
+}
+
+// Slow (seconds): each encode and open indexes all 2^25 patterns of b = 5.
+TEST(IdWidth, FourBytesOnlyAboveSixtyFiveThousandFiveHundredThirtySixTables) {
+  for (const std::uint32_t tables : {65536u, 65537u}) {
+    SCOPED_TRACE(std::to_string(tables) + " path tables");
+    const std::uint8_t width = tables > 65536 ? 4 : 2;
+    bytes f;
+    {
+      const database_image im = wide_image(tables);
+      f = encode_database(im);
+    }
+    EXPECT_EQ(f[21], width);
+    EXPECT_EQ(get<std::uint64_t>(f, entry_at(f, kTagEntries) + 24), 2 * std::uint64_t{width} * kCanonical5);
+    {
+      const auto r = database::open_bytes(f, "wide.lddb");
+      ASSERT_TRUE(r) << r.message;
+      const database& db = *r.db;
+      EXPECT_EQ(db.info().path_tables, tables);
+      const block_shape& s = db.shape();
+      // Probes: every 997th code, and the first code of the ordinal that uses the highest
+      // path id (tables - 1, the id that needs every bit of its width).
+      std::vector<std::uint32_t> probes;
+      for (std::uint32_t code = 0; code < (1u << 25); code += 997) probes.push_back(code);
+      std::uint32_t top = 0;
+      while (db.entry(top).canonical_index != tables - 1) ++top;
+      probes.push_back(top);
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        const database::entry_ref e = db.entry(probes[i]);
+        ASSERT_EQ(e.cost_id, 0u) << probes[i];
+        ASSERT_EQ(e.path_id, e.canonical_index % tables) << probes[i];
+        if (i % 64 != 0 && i + 1 != probes.size()) continue;
+        // The one stored path of the canonical pattern (transform 0: coordinates as stored).
+        const int k = static_cast<int>(e.path_id % 120);
+        for (int a = 0; a < s.boundary_count(); ++a)
+          for (int b = a + 1; b < s.boundary_count(); ++b) {
+            if (s.pair_index(a, b) != k) continue;
+            inflections out;
+            ASSERT_TRUE(db.path(e.canonical_code, a, b, &out));
+            ASSERT_EQ(out.count, 1);
+            EXPECT_EQ(out.points[0], s.point_at(static_cast<int>(e.path_id % 25)));
+            EXPECT_EQ(db.cost(e.canonical_code, a, b), cost_t{static_cast<std::uint64_t>(k + 1)} << 32);
+          }
+      }
+      EXPECT_EQ(db.entry(top).path_id, tables - 1);
+    }
+    // The other width is refused, before any section is read.
+    put<std::uint8_t>(f, 21, static_cast<std::uint8_t>(6 - width));
+    reseal_header(f);
+    expect_refused(database::open_bytes(f, "wide.lddb"), status::bad_header, "wide.lddb",
+                   "id width " + std::to_string(6 - width) + " with 1 cost tables and " + std::to_string(tables) +
+                       " path tables; the counts call for " + std::to_string(width));
+  }
 }
 
 // ============================================================================= lookups

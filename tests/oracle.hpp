@@ -2,8 +2,10 @@
 //
 // Written straight from SEMANTICS.md and on purpose apart from lddb/rules.hpp: nothing
 // here calls step_legal, segment_legal, vertex_usable, euclid_cost or step_cost, nor the
-// generator. Where rules.hpp walks a segment column by column, the oracle decides each
-// question separately and exactly, on integers:
+// generator. The move, segment and path checks are the product's path checker
+// (lddb/checker.hpp, library lddb_checker), which is held to the same rule; this header
+// adds the grids and the reference searches. Where rules.hpp walks a segment column by
+// column, the checker decides each question separately and exactly, on integers:
 //   rule 1  for every cell near the segment, does the open segment meet the open unit
 //           square? (separating axis test on the square's two axes and the segment's
 //           normal; exact for open convex sets)
@@ -30,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "lddb/checker.hpp"
 #include "lddb/rules.hpp"
 
 namespace oracle {
@@ -109,146 +112,18 @@ inline std::string rule_label(const lddb::rule& r) {
   return "?";
 }
 
-// Length of a diagonal unit move under an octile rule (the rule's fixed-point value).
-inline double diagonal_length(const lddb::rule& r) { return static_cast<double>(r.diagonal) / 4294967296.0; }
-
-// May one unit move go from cell `from` to cell `to`? (tile and octile)
-template <class Grid>
-bool move_ok(const lddb::rule& r, const Grid& g, point from, point to) {
-  const int dx = to.x - from.x, dy = to.y - from.y;
-  if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return false;
-  if (r.kind == lddb::rule_kind::any_angle) return false;
-  if (g.blocked(from.x, from.y) || g.blocked(to.x, to.y)) return false;
-  if (dx == 0 || dy == 0) return true;            // N, E, S, W: both rules
-  if (r.kind != lddb::rule_kind::octile) return false;  // tile has no diagonals
-  // The two cells that share with `from` and `to` the corner the move passes through.
-  const bool free_a = !g.blocked(to.x, from.y);
-  const bool free_b = !g.blocked(from.x, to.y);
-  return r.corners == lddb::corner_cutting::forbidden ? (free_a && free_b) : (free_a || free_b);
-}
-
-inline double move_length(const lddb::rule& r, point from, point to) {
-  return (from.x != to.x && from.y != to.y) ? diagonal_length(r) : 1.0;
-}
-
-// A vertex can be stood on when at least one of its four cells is free.
-template <class Grid>
-bool vertex_ok(const Grid& g, point v) {
-  return !g.blocked(v.x - 1, v.y - 1) || !g.blocked(v.x, v.y - 1) || !g.blocked(v.x - 1, v.y) || !g.blocked(v.x, v.y);
-}
-
-// Exact lattice geometry of a segment between two vertices.
-namespace geometry {
-
-inline std::int64_t cross(point o, point a, point b) {
-  return std::int64_t{a.x - o.x} * (b.y - o.y) - std::int64_t{a.y - o.y} * (b.x - o.x);
-}
-inline std::int64_t dot(point o, point a, point b) {
-  return std::int64_t{a.x - o.x} * (b.x - o.x) + std::int64_t{a.y - o.y} * (b.y - o.y);
-}
-
-// Does the open segment (a, b), a != b, meet the open unit square of cell (cx, cy)?
-// Separating axis test: the Minkowski difference of the closed segment and the closed
-// square is a convex polygon whose edge normals are the x axis, the y axis and the
-// segment's normal; the open sets are disjoint iff on one of these axes the projections
-// of the open sets are disjoint.
-inline bool open_segment_meets_open_cell(point a, point b, int cx, int cy) {
-  // x axis
-  if (a.x == b.x) {
-    if (a.x <= cx || a.x >= cx + 1) return false;
-  } else {
-    const int lo = std::min(a.x, b.x), hi = std::max(a.x, b.x);
-    if (hi <= cx || lo >= cx + 1) return false;
-  }
-  // y axis
-  if (a.y == b.y) {
-    if (a.y <= cy || a.y >= cy + 1) return false;
-  } else {
-    const int lo = std::min(a.y, b.y), hi = std::max(a.y, b.y);
-    if (hi <= cy || lo >= cy + 1) return false;
-  }
-  // the segment's normal n = (-(by-ay), bx-ax): the segment projects to one value
-  const std::int64_t nx = -(std::int64_t{b.y} - a.y), ny = std::int64_t{b.x} - a.x;
-  const std::int64_t s = nx * a.x + ny * a.y;
-  std::int64_t mn = std::numeric_limits<std::int64_t>::max(), mx = std::numeric_limits<std::int64_t>::min();
-  for (int k = 0; k < 4; ++k) {
-    const std::int64_t px = cx + (k & 1), py = cy + (k >> 1);
-    const std::int64_t v = nx * px + ny * py;
-    mn = std::min(mn, v);
-    mx = std::max(mx, v);
-  }
-  if (s <= mn || s >= mx) return false;
-  return true;
-}
-
-inline bool on_closed_segment(point a, point b, point p) {
-  if (cross(a, b, p) != 0) return false;
-  const std::int64_t d = dot(a, b, p), len2 = dot(a, b, b);
-  return d >= 0 && d <= len2;
-}
-inline bool strictly_inside_segment(point a, point b, point p) {
-  if (cross(a, b, p) != 0) return false;
-  const std::int64_t d = dot(a, b, p), len2 = dot(a, b, b);
-  return d > 0 && d < len2;
-}
-
-}  // namespace geometry
-
-// What a segment between two vertices touches, independent of any obstacles.
-struct segment_geometry {
-  std::vector<point> cells;                 // cells whose interior the open segment meets (rule 1)
-  std::vector<std::array<point, 2>> edges;  // for each unit edge the segment runs along: its two cells (rule 2)
-  std::vector<point> through;               // lattice points strictly inside the segment (rule 3)
-};
-
-inline segment_geometry segment_geometry_of(point a, point b) {
-  segment_geometry out;
-  if (a == b) return out;
-  const int x0 = std::min(a.x, b.x) - 1, x1 = std::max(a.x, b.x) + 1;
-  const int y0 = std::min(a.y, b.y) - 1, y1 = std::max(a.y, b.y) + 1;
-  for (int y = y0; y <= y1; ++y) {
-    for (int x = x0; x <= x1; ++x) {
-      const point p{x, y};
-      if (geometry::open_segment_meets_open_cell(a, b, x, y)) out.cells.push_back(p);
-      // horizontal unit edge (x,y)-(x+1,y) lies between cells (x,y-1) above and (x,y) below
-      if (geometry::on_closed_segment(a, b, p) && geometry::on_closed_segment(a, b, point{x + 1, y}))
-        out.edges.push_back({point{x, y - 1}, point{x, y}});
-      // vertical unit edge (x,y)-(x,y+1) lies between cells (x-1,y) left and (x,y) right
-      if (geometry::on_closed_segment(a, b, p) && geometry::on_closed_segment(a, b, point{x, y + 1}))
-        out.edges.push_back({point{x - 1, y}, point{x, y}});
-      if (geometry::strictly_inside_segment(a, b, p)) out.through.push_back(p);
-    }
-  }
-  return out;
-}
-
-// A vertex where two diagonally opposite cells are both blocked.
-template <class Grid>
-bool double_corner(const Grid& g, point v) {
-  const bool nw = g.blocked(v.x - 1, v.y - 1), ne = g.blocked(v.x, v.y - 1);
-  const bool sw = g.blocked(v.x - 1, v.y), se = g.blocked(v.x, v.y);
-  return (nw && se) || (ne && sw);
-}
-
-template <class Grid>
-bool segment_ok(const lddb::rule& r, const Grid& g, const segment_geometry& geo) {
-  for (const point& c : geo.cells)
-    if (g.blocked(c.x, c.y)) return false;  // rule 1
-  for (const auto& e : geo.edges)
-    if (g.blocked(e[0].x, e[0].y) && g.blocked(e[1].x, e[1].y)) return false;  // rule 2
-  if (r.squeeze != lddb::squeezing::allowed)
-    for (const point& v : geo.through)
-      if (double_corner(g, v)) return false;  // rule 3
-  return true;
-}
-
-// Is the straight segment between vertices a and b legal (any-angle rules)? A segment of
-// length zero is legal when its vertex is usable.
-template <class Grid>
-bool segment_ok(const lddb::rule& r, const Grid& g, point a, point b) {
-  if (a == b) return vertex_ok(g, a);
-  return segment_ok(r, g, segment_geometry_of(a, b));
-}
+// The checking itself (moves, vertices, exact segment geometry, whole paths) is the
+// product's independent path checker, lddb/checker.hpp (library lddb_checker); the oracle
+// adds the searches it is compared with.
+using lddb::checker::diagonal_length;
+using lddb::checker::double_corner;
+using lddb::checker::move_length;
+using lddb::checker::move_ok;
+using lddb::checker::segment_geometry;
+using lddb::checker::segment_geometry_of;
+using lddb::checker::segment_ok;
+using lddb::checker::vertex_ok;
+namespace geometry = lddb::checker::geometry;
 
 // ----------------------------------------------------------------------------- paths on a grid
 
@@ -259,7 +134,7 @@ struct path_report {
 };
 
 namespace detail {
-inline std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+inline std::string pt(point p) { return lddb::checker::point_text(p); }
 }  // namespace detail
 
 // Checks a polyline (all points, start and goal included) under a rule on a grid and
@@ -268,51 +143,8 @@ inline std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::t
 // must be legal. Repeated consecutive points are rejected.
 template <class Grid>
 path_report check_path(const lddb::rule& r, const Grid& g, std::span<const point> pts) {
-  path_report rep;
-  if (pts.empty()) {
-    rep.why = "empty path";
-    return rep;
-  }
-  const bool vertices = r.kind == lddb::rule_kind::any_angle;
-  if (pts.size() == 1) {
-    rep.ok = vertices ? vertex_ok(g, pts[0]) : !g.blocked(pts[0].x, pts[0].y);
-    if (!rep.ok) rep.why = "single point " + detail::pt(pts[0]) + " not usable";
-    return rep;
-  }
-  for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
-    const point p = pts[k], q = pts[k + 1];
-    const int dx = q.x - p.x, dy = q.y - p.y;
-    if (dx == 0 && dy == 0) {
-      rep.why = "repeated point " + detail::pt(p);
-      return rep;
-    }
-    if (vertices) {
-      if (!segment_ok(r, g, p, q)) {
-        rep.why = "illegal segment " + detail::pt(p) + "-" + detail::pt(q);
-        return rep;
-      }
-      rep.length += std::sqrt(static_cast<double>(dx) * dx + static_cast<double>(dy) * dy);
-    } else {
-      if (!(dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy))) {
-        rep.why = "not a straight run of unit moves " + detail::pt(p) + "-" + detail::pt(q);
-        return rep;
-      }
-      const int n = std::max(std::abs(dx), std::abs(dy));
-      const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-      point c = p;
-      for (int i = 0; i < n; ++i) {
-        const point nxt{c.x + sx, c.y + sy};
-        if (!move_ok(r, g, c, nxt)) {
-          rep.why = "illegal move " + detail::pt(c) + "-" + detail::pt(nxt);
-          return rep;
-        }
-        rep.length += move_length(r, c, nxt);
-        c = nxt;
-      }
-    }
-  }
-  rep.ok = true;
-  return rep;
+  const lddb::check_result c = lddb::checker::check_polyline(r, g, pts, lddb::cell_steps::runs);
+  return path_report{c.valid, c.length, c.error};
 }
 
 // Least cost from start to goal on a whole (small) grid: Dijkstra over cells with unit

@@ -42,6 +42,7 @@ struct gen_args {
   bool no_symmetry = false;
   std::optional<int> zstd_level;
   std::optional<std::string> like;
+  bool stats = false;  // print the size after each compression stage
 };
 int run_gen(const gen_args& args);
 

@@ -172,6 +172,19 @@ int run_gen(const gen_args& a) {
               static_cast<unsigned long long>(canonical), static_cast<unsigned long long>(cost_tables),
               static_cast<unsigned long long>(path_tables),
               static_cast<unsigned long long>(ec ? 0 : bytes), seconds);
+  if (a.stats) {
+    const auto row = [](const char* stage, std::uint64_t v) {
+      std::printf("  %-46s %12llu bytes\n", stage, static_cast<unsigned long long>(v));
+    };
+    std::printf("compression stages (costs 2 bytes each; paths as encoded):\n");
+    row("costs, every pattern, every ordered pair", stats.cost_bytes_full);
+    row("costs, canonical patterns only (symmetry)", stats.cost_bytes_symmetry);
+    row("costs, each unordered pair once", stats.cost_bytes_pairs);
+    row("costs, equal tables once", stats.cost_bytes_dedup);
+    row("paths, canonical patterns", stats.path_bytes_canonical);
+    row("paths, equal tables once", stats.path_bytes_dedup);
+    row("file on disk (zstd)", ec ? 0 : bytes);
+  }
   return kExitOk;
 }
 

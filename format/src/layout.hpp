@@ -29,7 +29,9 @@ inline constexpr std::size_t kEntrySize = 48;  // one section table entry
 inline constexpr std::size_t kAlign = 64;      // every section starts on a multiple of this
 inline constexpr std::size_t kMaxSections = 16;
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304;
-inline constexpr std::uint8_t kOffsetWidth = 8, kIdWidth = 4, kCostWidth = 2;
+inline constexpr std::uint8_t kOffsetWidth = 8, kCostWidth = 2;
+// Table ids are u16 while every id fits (both table counts at most this), else u32.
+inline constexpr std::uint32_t kMaxNarrowIdCount = 65536;
 // The manifest is a short text; the bound keeps a hostile size from allocating.
 inline constexpr std::uint64_t kMaxManifest = std::uint64_t{16} << 20;
 
@@ -50,8 +52,7 @@ inline constexpr std::size_t raw_size = 24, checksum = 32, reserved2 = 40;
 }  // namespace entry_at
 
 // The sections every file holds, in the order the writer writes them.
-inline constexpr std::array<std::uint32_t, 5> kRequiredTags{kTagManifest, kTagEntries, kTagCosts, kTagPathIndex,
-                                                           kTagPaths};
+inline constexpr std::array<std::uint32_t, 4> kRequiredTags{kTagManifest, kTagEntries, kTagCosts, kTagPaths};
 
 // ----------------------------------------------------------------------------- little-endian bytes
 
@@ -169,16 +170,23 @@ inline std::optional<std::string> fields_problem(const fields& f) {
 
 inline std::uint64_t bitmap_bytes(const block_shape& s) { return (std::uint64_t(s.pair_count()) + 7) / 8; }
 
+// The width of a table id in ENTR, which the counts alone decide: one file, one encoding.
+inline std::uint8_t id_width(const fields& f) {
+  return f.cost_tables <= kMaxNarrowIdCount && f.path_tables <= kMaxNarrowIdCount ? 2 : 4;
+}
+
 // Exact raw sizes of the fixed-width sections.
-inline std::uint64_t entries_size(const fields& f) { return 8 * std::uint64_t{f.canonical}; }
+inline std::uint64_t entries_size(const fields& f) { return 2 * std::uint64_t{id_width(f)} * f.canonical; }
 inline std::uint64_t costs_size(const fields& f, const block_shape& s) {
   return 2 * std::uint64_t(s.pair_count()) * f.cost_tables;
 }
-inline std::uint64_t path_index_size(const fields& f) { return 4 * (std::uint64_t{f.path_tables} + 1); }
-// The largest a PATH section can be: every table with every pair present at full length.
+// PATH is at most 2^32 - 1 bytes, so a reader may hold table offsets in 32 bits.
+inline constexpr std::uint64_t kMaxPaths = 0xFFFFFFFF;
+// The largest a PATH section can be: every table with every pair present at full length,
+// and no more than kMaxPaths.
 inline std::uint64_t paths_bound(const fields& f, const block_shape& s) {
-  return std::uint64_t{f.path_tables} *
-         (bitmap_bytes(s) + std::uint64_t(s.pair_count()) * (1 + inflections::kCapacity));
+  return std::min(kMaxPaths, std::uint64_t{f.path_tables} *
+                                 (bitmap_bytes(s) + std::uint64_t(s.pair_count()) * (1 + inflections::kCapacity)));
 }
 
 // ----------------------------------------------------------------------------- contents
@@ -208,31 +216,52 @@ inline void canonical_index(const block_shape& s, std::uint8_t mask, std::vector
   }
 }
 
-// Checks that one path table parses to exactly its length: bitmap (unused high bits zero),
-// then for each present pair a count in 1..kCapacity and that many point indices below
-// point_count. nullopt when it does, else what is wrong.
-inline std::optional<std::string> path_table_problem(std::span<const std::uint8_t> t, const block_shape& s) {
+// Parses one path table starting at `pos`: bitmap (unused high bits zero), then for each
+// present pair a count in 1..kCapacity and that many point indices below point_count.
+// Tables are self-delimiting, so on success `pos` is left just past the table; nullopt
+// when it parses, else what is wrong ("path table 7 " + the text reads well).
+inline std::optional<std::string> parse_path_table(std::span<const std::uint8_t> bytes, std::size_t& pos,
+                                                   const block_shape& s) {
   using std::to_string;
   const std::size_t bitmap = bitmap_bytes(s);
   const int pairs = s.pair_count();
-  if (t.size() < bitmap) return "is " + to_string(t.size()) + " bytes, shorter than its " + to_string(bitmap) + "-byte bitmap";
-  if (pairs % 8 != 0 && (t[bitmap - 1] >> (pairs % 8)) != 0) return "sets bitmap bits beyond the last pair";
-  std::size_t pos = bitmap;
-  for (std::size_t byte = 0; byte < bitmap; ++byte) {
-    for (unsigned bits = t[byte]; bits != 0; bits &= bits - 1) {  // present pairs only
-      const std::size_t k = byte * 8 + static_cast<std::size_t>(std::countr_zero(bits));
-      if (pos >= t.size()) return "ends before pair " + to_string(k);
-      const int n = t[pos++];
-      if (n < 1 || n > inflections::kCapacity) return "gives pair " + to_string(k) + " " + to_string(n) + " points";
-      if (t.size() - pos < static_cast<std::size_t>(n)) return "ends inside pair " + to_string(k);
-      const auto points = t.subspan(pos, static_cast<std::size_t>(n));
-      if (const std::uint8_t top = *std::max_element(points.begin(), points.end()); top >= s.point_count())
-        return "gives pair " + to_string(k) + " point index " + to_string(top) + " (the block has " +
-               to_string(s.point_count()) + " points)";
-      pos += static_cast<std::size_t>(n);
-    }
+  const std::uint8_t limit = static_cast<std::uint8_t>(s.point_count());  // at most 36
+  if (bytes.size() - pos < bitmap)
+    return "ends " + to_string(bytes.size() - pos) + " bytes into its " + to_string(bitmap) + "-byte bitmap";
+  const std::uint8_t* map = bytes.data() + pos;
+  if (pairs % 8 != 0 && (map[bitmap - 1] >> (pairs % 8)) != 0) return "sets bitmap bits beyond the last pair";
+  pos += bitmap;
+  // The pairs themselves are only needed for messages: walk the present ones by count, and
+  // name the pair (the i-th set bit) only on failure.
+  std::size_t present = 0;
+  for (std::size_t byte = 0; byte < bitmap; ++byte) present += static_cast<std::size_t>(std::popcount(map[byte]));
+  auto pair = [&](std::size_t i) {
+    for (std::size_t k = 0;; ++k)
+      if ((map[k / 8] >> (k % 8) & 1u) && i-- == 0) return to_string(k);
+  };
+  const std::size_t size = bytes.size();
+  for (std::size_t i = 0; i < present; ++i) {
+    if (pos >= size) return "ends before pair " + pair(i);
+    const std::size_t n = bytes[pos++];
+    if (n - 1 >= std::size_t{inflections::kCapacity})  // also n = 0
+      return "gives pair " + pair(i) + " " + to_string(n) + " points";
+    if (size - pos < n) return "ends inside pair " + pair(i);
+    const std::uint8_t* points = bytes.data() + pos;
+    std::uint8_t top = 0;
+    for (std::size_t p = 0; p < n; ++p) top = std::max(top, points[p]);
+    if (top >= limit)
+      return "gives pair " + pair(i) + " point index " + to_string(top) + " (the block has " +
+             to_string(s.point_count()) + " points)";
+    pos += n;
   }
-  if (pos != t.size()) return "has " + to_string(t.size() - pos) + " bytes after its last pair";
+  return std::nullopt;
+}
+
+// Checks that one path table, on its own, parses to exactly its length.
+inline std::optional<std::string> path_table_problem(std::span<const std::uint8_t> t, const block_shape& s) {
+  std::size_t pos = 0;
+  if (auto why = parse_path_table(t, pos, s)) return why;
+  if (pos != t.size()) return "has " + std::to_string(t.size() - pos) + " bytes after its last pair";
   return std::nullopt;
 }
 

@@ -121,7 +121,14 @@ struct database::impl {
   mapping map;         // the file, when opened from a path
   owned_bytes copy;    // the bytes, when opened from memory
   std::vector<owned_bytes> decoded;  // zstd sections, decoded at open
-  std::span<const std::uint8_t> manifest, entries, costs, path_index, paths;
+  std::span<const std::uint8_t> manifest, entries, costs, paths;
+  // ENTR is two planes of ids, id_width bytes each: cost ids, then path ids from
+  // path_plane (= the canonical count) on. Read in place: no copy at open.
+  bool wide_ids = false;  // id width 4, else 2
+  std::size_t path_plane = 0;
+  // Where each path table starts in `paths`, and the end: path_tables + 1 offsets, found
+  // by parsing the section at open (the tables are self-delimiting).
+  std::vector<std::uint32_t> path_start;
   // Per pattern code: canonical ordinal << 3 | the transform taking the code to its
   // canonical form. Built at open from (b, mask) alone, so it needs no trust in the file.
   std::vector<std::uint32_t> slot;
@@ -130,14 +137,20 @@ struct database::impl {
   cost_encoding encoding = cost_encoding::fixed_point;
   int shift = 0;             // fixed_point: value << shift is in cost units
   cost_t diagonal = 0;       // octile_pair
+  // Per transform t, an n x n matrix: the pair index of boundary points (a, b) after t
+  // (0 on the diagonal, which views never read). Lets a cost_view skip the transforms.
+  std::vector<std::uint16_t> pair_of;
 
   cost_t decode(std::uint16_t v) const {
     if (v == kStoredUnreachable) return kUnreachable;
     if (encoding == cost_encoding::octile_pair) return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
     return cost_t{v} << shift;
   }
-  std::uint32_t cost_id(std::uint32_t ordinal) const { return load_le<std::uint32_t>(&entries[8 * std::size_t{ordinal}]); }
-  std::uint32_t path_id(std::uint32_t ordinal) const { return load_le<std::uint32_t>(&entries[8 * std::size_t{ordinal} + 4]); }
+  std::uint32_t id_at(std::size_t i) const {
+    return wide_ids ? load_le<std::uint32_t>(entries.data() + 4 * i) : load_le<std::uint16_t>(entries.data() + 2 * i);
+  }
+  std::uint32_t cost_id(std::uint32_t ordinal) const { return id_at(ordinal); }
+  std::uint32_t path_id(std::uint32_t ordinal) const { return id_at(path_plane + ordinal); }
   std::uint16_t stored(std::uint32_t cost_table, int pair) const {
     return load_le<std::uint16_t>(&costs[2 * (std::size_t{cost_table} * std::size_t(pair_count) + std::size_t(pair))]);
   }
@@ -146,9 +159,7 @@ struct database::impl {
                                       const std::string& name);
 
   std::span<const std::uint8_t> path_table(std::uint32_t id) const {
-    const std::uint32_t begin = load_le<std::uint32_t>(&path_index[4 * std::size_t{id}]);
-    const std::uint32_t end = load_le<std::uint32_t>(&path_index[4 * (std::size_t{id} + 1)]);
-    return paths.subspan(begin, end - begin);
+    return paths.subspan(path_start[id], path_start[id + 1] - path_start[id]);
   }
 };
 
@@ -173,11 +184,9 @@ std::string errno_text(int e) { return std::generic_category().message(e); }
 // One pass over the file, step by step; each step may rely on everything before it.
 class verifier {
  public:
-  verifier(std::span<const std::uint8_t> file, header_info& info, database::impl& out)
-      : file_(file), info_(info), out_(out) {}
-
-  // Valid once run() has passed the header checks.
-  const block_shape& shape() const { return *shape_; }
+  // The block shape is built once, straight into the database that will own it.
+  verifier(std::span<const std::uint8_t> file, header_info& info, database::impl& out, std::optional<block_shape>& shape)
+      : file_(file), info_(info), out_(out), shape_(shape) {}
 
   problem run() {
     if (auto p = check_magic()) return p;
@@ -188,7 +197,6 @@ class verifier {
     if (auto p = decode_sections()) return p;
     if (auto p = build_index()) return p;
     if (auto p = check_entries()) return p;
-    if (auto p = check_path_index()) return p;
     return check_paths();
   }
 
@@ -225,9 +233,9 @@ class verifier {
     if (bom == 0x04030201) return failure{status::wrong_byte_order, "byte-order mark says big-endian; .lddb is little-endian"};
     if (bom != layout::kByteOrderMark) return failure{status::wrong_byte_order, "bad byte-order mark " + hex(bom)};
     const std::uint8_t ow = *at(layout::at::offset_width), iw = *at(layout::at::id_width), cw = *at(layout::at::cost_width);
-    if (ow != layout::kOffsetWidth || iw != layout::kIdWidth || cw != layout::kCostWidth)
+    if (ow != layout::kOffsetWidth || (iw != 2 && iw != 4) || cw != layout::kCostWidth)
       return failure{status::wrong_byte_order, "integer widths offset/id/cost " + num(ow) + "/" + num(iw) + "/" + num(cw) +
-                                                   " bytes; this reader needs 8/4/2"};
+                                                   " bytes; this reader needs 8/2 or 4/2"};
     return std::nullopt;
   }
 
@@ -248,6 +256,9 @@ class verifier {
     f_.cost_tables = load_le<std::uint32_t>(at(a::cost_tables));
     f_.path_tables = load_le<std::uint32_t>(at(a::path_tables));
     if (auto why = layout::fields_problem(f_)) return failure{status::bad_header, "header: " + *why};
+    if (const std::uint8_t iw = *at(a::id_width), want = layout::id_width(f_); iw != want)
+      return failure{status::bad_header, "header: id width " + num(iw) + " with " + num(f_.cost_tables) + " cost tables and " +
+                                             num(f_.path_tables) + " path tables; the counts call for " + num(want)};
     shape_.emplace(f_.block, f_.point_kind == 1);
     fill_info();
 
@@ -308,7 +319,6 @@ class verifier {
     if (tag == kTagManifest) return size_rule{layout::kMaxManifest, false};
     if (tag == kTagEntries) return size_rule{layout::entries_size(f_), true};
     if (tag == kTagCosts) return size_rule{layout::costs_size(f_, *shape_), true};
-    if (tag == kTagPathIndex) return size_rule{layout::path_index_size(f_), true};
     if (tag == kTagPaths) return size_rule{layout::paths_bound(f_, *shape_), false};
     return std::nullopt;
   }
@@ -414,7 +424,7 @@ class verifier {
   }
 
   problem decode_sections() {
-    std::span<const std::uint8_t>* targets[] = {&out_.manifest, &out_.entries, &out_.costs, &out_.path_index, &out_.paths};
+    std::span<const std::uint8_t>* targets[] = {&out_.manifest, &out_.entries, &out_.costs, &out_.paths};
     for (std::size_t r = 0; r < layout::kRequiredTags.size(); ++r) {
       const section_info& s = info_.sections[*known_[r]];
       if (s.codec == section_codec::stored) {
@@ -439,35 +449,56 @@ class verifier {
     return std::nullopt;
   }
 
-  problem check_entries() const {
-    for (std::uint32_t i = 0; i < f_.canonical; ++i) {
-      const std::uint32_t cost = out_.cost_id(i), path = out_.path_id(i);
-      if (cost >= f_.cost_tables || path >= f_.path_tables)
-        return failure{status::bad_section, "section ENTR: canonical pattern " + num(i) + " (code " + num(out_.canonical[i]) +
-                                                ") refers to cost table " + num(cost) + " and path table " + num(path) +
-                                                "; there are " + num(f_.cost_tables) + " and " + num(f_.path_tables)};
-    }
+  // The ids of one plane must all be below `limit`: a branch-free maximum first (the usual,
+  // passing case), then the first offender for the message.
+  template <class Id>
+  static std::optional<std::size_t> first_id_at_or_above(const std::uint8_t* plane, std::size_t n, std::uint32_t limit) {
+    Id top = 0;
+    for (std::size_t i = 0; i < n; ++i) top = std::max(top, load_le<Id>(plane + sizeof(Id) * i));
+    if (top < limit) return std::nullopt;
+    for (std::size_t i = 0;; ++i)
+      if (load_le<Id>(plane + sizeof(Id) * i) >= limit) return i;
+  }
+
+  problem check_entries() {
+    out_.wide_ids = layout::id_width(f_) == 4;
+    out_.path_plane = f_.canonical;
+    const std::uint8_t* cost_plane = out_.entries.data();
+    const std::uint8_t* path_plane = cost_plane + std::size_t{layout::id_width(f_)} * f_.canonical;
+    const auto check = out_.wide_ids ? first_id_at_or_above<std::uint32_t> : first_id_at_or_above<std::uint16_t>;
+    auto refuse = [&](std::size_t i, const char* kind, std::uint32_t id, std::uint32_t count) {
+      return failure{status::bad_section, "section ENTR: canonical pattern " + num(i) + " (code " + num(out_.canonical[i]) +
+                                              ") refers to " + kind + " table " + num(id) + "; there are " + num(count)};
+    };
+    if (const auto i = check(cost_plane, f_.canonical, f_.cost_tables))
+      return refuse(*i, "cost", out_.cost_id(static_cast<std::uint32_t>(*i)), f_.cost_tables);
+    if (const auto i = check(path_plane, f_.canonical, f_.path_tables))
+      return refuse(*i, "path", out_.path_id(static_cast<std::uint32_t>(*i)), f_.path_tables);
     return std::nullopt;
   }
 
-  problem check_path_index() const {
-    std::uint32_t prev = 0;
-    for (std::uint64_t i = 0; i <= f_.path_tables; ++i) {
-      const std::uint32_t off = load_le<std::uint32_t>(&out_.path_index[4 * i]);
-      if ((i == 0 && off != 0) || off < prev)
-        return failure{status::bad_section, "section PIDX: offset " + num(i) + " is " + num(off) +
-                                                (i == 0 ? "; the first must be 0" : ", below the one before it")};
-      prev = off;
-    }
-    if (prev != out_.paths.size())
-      return failure{status::bad_section, "section PIDX ends at " + num(prev) + " but PATH holds " + num(out_.paths.size()) + " bytes"};
-    return std::nullopt;
-  }
-
-  problem check_paths() const {
-    for (std::uint32_t t = 0; t < f_.path_tables; ++t)
-      if (auto why = layout::path_table_problem(out_.path_table(t), *shape_))
+  // The tables are self-delimiting: parsing them in turn finds where each starts. The
+  // section must hold exactly path_tables of them and nothing after. path_tables is at
+  // most the canonical count (step 7), which bounds the offsets' allocation.
+  problem check_paths() {
+    const std::span<const std::uint8_t> paths = out_.paths;
+    std::vector<std::uint32_t>& start = out_.path_start;
+    start.resize(std::size_t{f_.path_tables} + 1);
+    std::size_t pos = 0;  // fits 32 bits: PATH is at most 2^32 - 1 bytes (step 11)
+    for (std::uint32_t t = 0; t < f_.path_tables; ++t) {
+      start[t] = static_cast<std::uint32_t>(pos);
+      if (pos == paths.size())
+        return failure{status::bad_section, "section PATH holds " + num(t) + (t == 1 ? " path table" : " path tables") + "; the header declares " +
+                                                num(f_.path_tables)};
+      if (auto why = layout::parse_path_table(paths, pos, *shape_))
         return failure{status::bad_section, "section PATH: path table " + num(t) + " " + *why};
+    }
+    start[f_.path_tables] = static_cast<std::uint32_t>(pos);
+    if (pos != paths.size())
+      return failure{status::bad_section, "section PATH has " + num(paths.size() - pos) +
+                                              (paths.size() - pos == 1 ? " byte" : " bytes") + " after path table " +
+                                              num(f_.path_tables - 1) + ", the last of the " + num(f_.path_tables) +
+                                              " the header declares"};
     return std::nullopt;
   }
 
@@ -475,7 +506,7 @@ class verifier {
   header_info& info_;
   database::impl& out_;
   layout::fields f_;
-  std::optional<block_shape> shape_;
+  std::optional<block_shape>& shape_;
   std::uint64_t table_end_ = 0;
   std::array<std::optional<std::size_t>, layout::kRequiredTags.size()> known_{};  // index in info_.sections
   std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx_{nullptr, ZSTD_freeDCtx};
@@ -548,18 +579,23 @@ database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, 
 // nested class may set the database's private fields.
 database::open_result database::impl::verify_and_adopt(std::unique_ptr<impl> self, std::span<const std::uint8_t> file,
                                                        const std::string& name) {
-  header_info info;
-  verifier check(file, info, *self);
+  std::shared_ptr<database> db(new database());
+  verifier check(file, db->info_, *self, db->shape_);
   if (auto p = check.run()) return failed(name, *p);
-  const block_shape& shape = check.shape();
+  const block_shape& shape = *db->shape_;
   self->boundary_count = shape.boundary_count();
   self->pair_count = shape.pair_count();
-  self->encoding = info.encoding;
-  self->shift = kCostShift - info.scale_log2;
-  self->diagonal = info.movement.diagonal;
-  std::shared_ptr<database> db(new database());
-  db->info_ = std::move(info);
-  db->shape_ = shape;
+  self->encoding = db->info_.encoding;
+  self->shift = kCostShift - db->info_.scale_log2;
+  self->diagonal = db->info_.movement.diagonal;
+  const int n = self->boundary_count;
+  self->pair_of.assign(static_cast<std::size_t>(block_shape::kTransforms * n * n), 0);
+  for (int t = 0; t < block_shape::kTransforms; ++t)
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (a != b)
+          self->pair_of[static_cast<std::size_t>((t * n + a) * n + b)] =
+              static_cast<std::uint16_t>(shape.pair_index(shape.transform_boundary(t, a), shape.transform_boundary(t, b)));
   db->path_ = name;
   db->impl_ = std::move(self);
   database::open_result r;
@@ -584,11 +620,12 @@ bool database::impl::valid_query(std::uint32_t code, int a, int b) const {
 
 std::uint16_t database::stored_cost(std::uint32_t code, int a, int b) const {
   const impl& m = *impl_;
+  const block_shape& s = *shape_;
   if (!m.valid_query(code, a, b)) return kStoredUnreachable;
-  if (a == b) return shape_.point_usable(code, shape_.boundary_point(a)) ? 0 : kStoredUnreachable;
+  if (a == b) return s.point_usable(code, s.boundary_point(a)) ? 0 : kStoredUnreachable;
   const std::uint32_t slot = m.slot[code];
   const int t = static_cast<int>(slot & 7u);
-  return m.stored(m.cost_id(slot >> 3), shape_.pair_index(shape_.transform_boundary(t, a), shape_.transform_boundary(t, b)));
+  return m.stored(m.cost_id(slot >> 3), s.pair_index(s.transform_boundary(t, a), s.transform_boundary(t, b)));
 }
 
 cost_t database::cost(std::uint32_t code, int a, int b) const { return impl_->decode(stored_cost(code, a, b)); }
@@ -596,12 +633,13 @@ cost_t database::cost(std::uint32_t code, int a, int b) const { return impl_->de
 bool database::path(std::uint32_t code, int a, int b, inflections* out) const {
   out->count = 0;
   const impl& m = *impl_;
+  const block_shape& s = *shape_;
   if (stored_cost(code, a, b) == kStoredUnreachable) return false;  // also refuses invalid queries
   if (a == b) return true;
   const std::uint32_t slot = m.slot[code];
   const int t = static_cast<int>(slot & 7u);
-  const int ca = shape_.transform_boundary(t, a), cb = shape_.transform_boundary(t, b);
-  const int k = shape_.pair_index(ca, cb);
+  const int ca = s.transform_boundary(t, a), cb = s.transform_boundary(t, b);
+  const int k = s.pair_index(ca, cb);
   const std::span<const std::uint8_t> table = m.path_table(m.path_id(slot >> 3));
   auto present = [&](int pair) { return (table[static_cast<std::size_t>(pair / 8)] >> (pair % 8)) & 1u; };
   if (!present(k)) return true;  // a straight path: no inflection points
@@ -612,11 +650,25 @@ bool database::path(std::uint32_t code, int a, int b, inflections* out) const {
   const int n = table[pos];
   const int back = block_shape::inverse(t);
   for (int i = 0; i < n; ++i)
-    out->points[static_cast<std::size_t>(i)] = shape_.transform_point(back, shape_.point_at(table[pos + 1 + static_cast<std::size_t>(i)]));
+    out->points[static_cast<std::size_t>(i)] = s.transform_point(back, s.point_at(table[pos + 1 + static_cast<std::size_t>(i)]));
   // Stored from the lower canonical boundary index to the higher.
   if (ca > cb) std::reverse(out->points.begin(), out->points.begin() + n);
   out->count = n;
   return true;
+}
+
+database::cost_view database::view(std::uint32_t code) const {
+  const impl& m = *impl_;
+  cost_view v;
+  const std::uint32_t slot = m.slot[code];
+  const int n = m.boundary_count;
+  v.table_ = m.costs.data() + 2 * std::size_t{m.cost_id(slot >> 3)} * std::size_t(m.pair_count);
+  v.pairs_ = m.pair_of.data() + static_cast<std::size_t>((slot & 7u) * static_cast<std::uint32_t>(n * n));
+  v.n_ = n;
+  v.octile_ = m.encoding == cost_encoding::octile_pair;
+  v.shift_ = m.shift;
+  v.diagonal_ = m.diagonal;
+  return v;
 }
 
 database::entry_ref database::entry(std::uint32_t code) const {

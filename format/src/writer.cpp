@@ -59,9 +59,12 @@ void check_tables(const database_image& im, const layout::fields& f, const block
   for (std::size_t i = 0; i < im.cost_id.size(); ++i)
     if (im.cost_id[i] >= f.cost_tables || im.path_id[i] >= f.path_tables)
       refuse("entry " + std::to_string(i) + " refers to a table that does not exist");
+  // The file holds no table offsets (tables are self-delimiting); the image's offsets are
+  // checked so that each table parses to exactly its slice, hence the concatenation parses
+  // back into the same tables.
   if (im.path_offset.front() != 0 || im.path_offset.back() != im.paths.size())
     refuse("path_offset must start at 0 and end at paths.size()");
-  if (im.paths.size() > std::numeric_limits<std::uint32_t>::max()) refuse("paths do not fit 32-bit offsets");
+  if (im.paths.size() > layout::kMaxPaths) refuse("paths exceed 2^32 - 1 bytes");
   for (std::size_t t = 0; t + 1 < im.path_offset.size(); ++t) {
     if (im.path_offset[t] > im.path_offset[t + 1]) refuse("path_offset decreases at table " + std::to_string(t));
     const std::span<const std::uint8_t> table(im.paths.data() + im.path_offset[t], im.path_offset[t + 1] - im.path_offset[t]);
@@ -117,11 +120,18 @@ section make_section(std::uint32_t tag, bytes raw, int level) {
   return {tag, section_codec::stored, std::move(raw), raw_size};
 }
 
-bytes entries_bytes(const database_image& im) {
-  bytes out(8 * im.cost_id.size());
-  for (std::size_t i = 0; i < im.cost_id.size(); ++i) {
-    store_le<std::uint32_t>(&out[8 * i], im.cost_id[i]);
-    store_le<std::uint32_t>(&out[8 * i + 4], im.path_id[i]);
+// Two planes: every cost id in canonical order, then every path id, each id_width bytes.
+bytes entries_bytes(const database_image& im, std::uint8_t width) {
+  const std::size_t n = im.cost_id.size();
+  bytes out(2 * width * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (width == 2) {
+      store_le<std::uint16_t>(&out[2 * i], static_cast<std::uint16_t>(im.cost_id[i]));
+      store_le<std::uint16_t>(&out[2 * (n + i)], static_cast<std::uint16_t>(im.path_id[i]));
+    } else {
+      store_le<std::uint32_t>(&out[4 * i], im.cost_id[i]);
+      store_le<std::uint32_t>(&out[4 * (n + i)], im.path_id[i]);
+    }
   }
   return out;
 }
@@ -132,20 +142,13 @@ bytes costs_bytes(const database_image& im) {
   return out;
 }
 
-bytes path_index_bytes(const database_image& im) {
-  bytes out(4 * im.path_offset.size());
-  for (std::size_t i = 0; i < im.path_offset.size(); ++i) store_le<std::uint32_t>(&out[4 * i], im.path_offset[i]);
-  return out;
-}
-
-std::vector<section> make_sections(const database_image& im) {
+std::vector<section> make_sections(const database_image& im, const layout::fields& f) {
   const int level = im.zstd_level;
   std::vector<section> s;
   // The manifest stays stored so that a plain `strings` or hex dump shows how the file was built.
   s.push_back(make_section(kTagManifest, bytes(im.manifest.begin(), im.manifest.end()), 0));
-  s.push_back(make_section(kTagEntries, entries_bytes(im), level));
+  s.push_back(make_section(kTagEntries, entries_bytes(im, layout::id_width(f)), level));
   s.push_back(make_section(kTagCosts, costs_bytes(im), level));
-  s.push_back(make_section(kTagPathIndex, path_index_bytes(im), level));
   s.push_back(make_section(kTagPaths, im.paths, level));
   return s;
 }
@@ -161,7 +164,7 @@ void write_header(std::uint8_t* h, const layout::fields& f, std::size_t section_
   store_le<std::uint16_t>(h + at::min_reader + 2, kMinReaderVersion.minor);
   store_le<std::uint32_t>(h + at::byte_order, layout::kByteOrderMark);
   h[at::offset_width] = layout::kOffsetWidth;
-  h[at::id_width] = layout::kIdWidth;
+  h[at::id_width] = layout::id_width(f);
   h[at::cost_width] = layout::kCostWidth;
   h[at::block] = static_cast<std::uint8_t>(f.block);
   h[at::point_kind] = f.point_kind;
@@ -218,7 +221,7 @@ void sync_directory_of(const std::string& path) {
 
 std::vector<std::uint8_t> encode_database(const database_image& image) {
   const layout::fields f = check_image(image);
-  const std::vector<section> sections = make_sections(image);
+  const std::vector<section> sections = make_sections(image, f);
 
   const std::uint64_t table_end = layout::kHeaderSize + layout::kEntrySize * sections.size();
   std::vector<std::uint64_t> offsets;

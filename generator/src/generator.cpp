@@ -188,9 +188,9 @@ database_image generate(const recipe& rc, const generate_options& options, gener
     stats->cost_bytes_full = total * n * (n - 1) * 2;
     stats->cost_bytes_symmetry = canonical * n * (n - 1) * 2;
     stats->cost_bytes_pairs = canonical * static_cast<std::uint64_t>(pair_count) * 2;
-    stats->cost_bytes_dedup = img.costs.size() * 2 + canonical * 4;
+    stats->cost_bytes_dedup = img.costs.size() * 2;
     stats->path_bytes_canonical = path_bytes_raw;
-    stats->path_bytes_dedup = img.paths.size() + img.path_offset.size() * 4 + canonical * 4;
+    stats->path_bytes_dedup = img.paths.size();
     stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   return img;

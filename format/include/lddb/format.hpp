@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,10 +71,9 @@ constexpr std::uint32_t section_tag(const char (&s)[5]) {
          std::uint32_t(std::uint8_t(s[2])) << 16 | std::uint32_t(std::uint8_t(s[3])) << 24;
 }
 inline constexpr std::uint32_t kTagManifest = section_tag("MANI");  // Boost text archive, opaque here
-inline constexpr std::uint32_t kTagEntries = section_tag("ENTR");   // per canonical pattern: u32 cost id, u32 path id
+inline constexpr std::uint32_t kTagEntries = section_tag("ENTR");   // all cost ids, then all path ids (u16 or u32)
 inline constexpr std::uint32_t kTagCosts = section_tag("COST");     // cost tables: u16 per boundary pair
-inline constexpr std::uint32_t kTagPathIndex = section_tag("PIDX"); // u32 offset per path table, plus the end
-inline constexpr std::uint32_t kTagPaths = section_tag("PATH");     // path tables, see docs/format.md
+inline constexpr std::uint32_t kTagPaths = section_tag("PATH");     // self-delimiting path tables, see docs/format.md
 
 enum class section_codec : std::uint8_t { stored = 0, zstd = 1 };
 
@@ -91,7 +91,9 @@ struct database_image {
   // of the i-th canonical pattern.
   std::vector<std::uint32_t> cost_id, path_id;
   std::vector<std::uint16_t> costs;        // cost_tables * pair_count
-  std::vector<std::uint32_t> path_offset;  // path_tables + 1 offsets into paths
+  // path_tables + 1 offsets into paths. In memory only: the file does not store them (path
+  // tables are self-delimiting), but the writer checks that each table fills its slice.
+  std::vector<std::uint32_t> path_offset;
   std::vector<std::uint8_t> paths;
   std::string manifest;                    // opaque bytes (the generator's recipe)
   int zstd_level = 19;
@@ -149,7 +151,7 @@ class database {
   database& operator=(const database&) = delete;
 
   const header_info& info() const { return info_; }
-  const block_shape& shape() const { return shape_; }
+  const block_shape& shape() const { return *shape_; }
   const rule& movement() const { return info_.movement; }
   const std::string& path() const { return path_; }
   // The manifest section's bytes (a Boost.Serialization text archive).
@@ -168,6 +170,34 @@ class database {
   // b is unreachable from a.
   bool path(std::uint32_t code, int a, int b, inflections* out) const;
 
+  // One block pattern's costs, resolved once for a run of lookups: Block A* takes a view
+  // per block expansion instead of repeating the pattern lookup for every pair.
+  class cost_view {
+   public:
+    // Stored value (encoding-dependent) between boundary points a != b.
+    std::uint16_t stored(int a, int b) const {
+      const std::uint8_t* p = table_ + 2 * std::size_t{pairs_[a * n_ + b]};
+      return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
+    }
+    // Least cost between boundary points a != b, in cost units, or kUnreachable.
+    cost_t cost(int a, int b) const { return decode(stored(a, b)); }
+    cost_t decode(std::uint16_t v) const {
+      if (v == kStoredUnreachable) return kUnreachable;
+      if (octile_) return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal_;
+      return cost_t{v} << shift_;
+    }
+
+   private:
+    friend class database;
+    const std::uint8_t* table_ = nullptr;   // the canonical pattern's cost table
+    const std::uint16_t* pairs_ = nullptr;  // n x n: pair index under the pattern's transform
+    int n_ = 0;
+    bool octile_ = false;
+    int shift_ = 0;
+    cost_t diagonal_ = 0;
+  };
+  cost_view view(std::uint32_t code) const;
+
   // Ids behind a pattern, for dump tools and tests.
   struct entry_ref {
     std::uint32_t canonical_code, canonical_index, cost_id, path_id;
@@ -180,7 +210,8 @@ class database {
  private:
   database();
   header_info info_;
-  block_shape shape_{2, false};
+  // Built once, in place, while the file is verified; always set in an open database.
+  std::optional<block_shape> shape_;
   std::string path_;
   std::unique_ptr<impl> impl_;
 };

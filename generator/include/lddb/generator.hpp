@@ -66,9 +66,9 @@ struct generation_stats {
   std::uint64_t cost_bytes_full = 0;       // every pattern, every ordered pair
   std::uint64_t cost_bytes_symmetry = 0;   // canonical patterns only
   std::uint64_t cost_bytes_pairs = 0;      // ... and each unordered pair once
-  std::uint64_t cost_bytes_dedup = 0;      // ... and equal tables once (plus a u32 id a pattern)
+  std::uint64_t cost_bytes_dedup = 0;      // ... and equal tables once
   std::uint64_t path_bytes_canonical = 0;  // path tables of canonical patterns
-  std::uint64_t path_bytes_dedup = 0;      // equal path tables once (plus offsets and ids)
+  std::uint64_t path_bytes_dedup = 0;      // equal path tables once
   double seconds = 0;
 };
 

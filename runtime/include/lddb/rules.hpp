@@ -277,4 +277,40 @@ struct pattern_grid {
   }
 };
 
+// ----------------------------------------------------------------------------- searching a block
+
+// Least-cost paths inside one block pattern (outside the block counts as blocked) from one
+// point to every point of the block. This is the search the generator runs from every
+// boundary point and Block A* runs from its start and goal, so the two cannot disagree.
+//
+// Cells: Dijkstra over (cell, heading) states keyed (cost, turns): of all least-cost paths
+// the one with the fewest turns. Vertices: Dijkstra over the visibility graph of the
+// block's corners keyed (cost, segments). Remaining ties go to the lowest state index.
+class block_graph {
+ public:
+  static constexpr int kMaxPoints = (block_shape::kMaxBlock + 1) * (block_shape::kMaxBlock + 1);
+
+  struct paths {
+    std::array<cost_t, kMaxPoints> cost{};  // kUnreachable when not reachable
+    // Internal search states; read them through path_to().
+    std::array<int, kMaxPoints * 9> parent{};
+    std::array<int, kMaxPoints> best_state{};
+    int stride = 1;
+    // The points (indices) of the path from the source to `target`, both included;
+    // returns how many (0 when unreachable). `out` holds kMaxPoints.
+    int path_to(int target, int* out) const;
+  };
+
+  block_graph(const rule& r, const block_shape& shape, std::uint32_t code);
+  void search(int source, paths& out) const;
+  const block_shape& shape() const { return shape_; }
+
+ private:
+  const rule& rule_;
+  const block_shape& shape_;
+  std::uint32_t code_;
+  std::array<std::uint64_t, kMaxPoints> visible_{};  // vertices: who sees whom
+  std::array<bool, kMaxPoints> usable_{};
+};
+
 }  // namespace lddb

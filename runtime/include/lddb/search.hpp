@@ -1,0 +1,111 @@
+// lddb/search.hpp: Block A* and the reference searches it is measured against.
+//
+// Usage: open a database once (shared by every thread), keep one search_context per
+// thread, and call block_astar() as often as you like. The context keeps its memory
+// between queries, so a warm context does not allocate; its size follows the blocks (or
+// cells) a query touches, not the size of the map.
+//
+// Every search compares fixed-point integer costs (lddb/rules.hpp) and breaks ties by a
+// fixed order, so the same query returns the same path on every run and platform.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/rules.hpp"
+
+namespace lddb {
+
+enum class heuristic_kind : std::uint8_t { zero, manhattan, octile, euclidean };
+// The admissible default for a rule: Manhattan for tile, octile for octile, Euclidean for
+// any-angle.
+heuristic_kind default_heuristic(const rule& r);
+const char* heuristic_name(heuristic_kind h);
+
+enum class search_status : std::uint8_t {
+  found,
+  no_path,          // start and goal are valid but not connected
+  invalid_start,    // off the map, or blocked (cells) / unusable (vertices)
+  invalid_goal,
+  rule_mismatch,    // the database's rule or block size does not fit the query
+  budget_exhausted, // reserved for node budgets
+};
+const char* search_status_name(search_status s);
+
+struct search_stats {
+  std::uint64_t expanded = 0;   // blocks (Block A*) or nodes popped for expansion
+  std::uint64_t generated = 0;  // points whose g-value improved
+  std::uint64_t heap_ops = 0;   // pushes, pops and decrease-keys
+  std::uint64_t los_checks = 0; // line-of-sight tests (Theta*, smoothing)
+};
+
+struct search_result {
+  search_status status = search_status::no_path;
+  std::string message;  // why, when not found
+  // Cells for tile and octile: every cell from start to goal, each a legal move from the
+  // one before. Vertices for any-angle: the waypoints of the polyline.
+  std::vector<point> path;
+  cost_t cost = kUnreachable;  // the search's own fixed-point cost
+  double length = 0;           // computed from the waypoints in double precision
+  search_stats stats;
+  // Blocks (Block A*) or cells/vertices (others) the search expanded, for pictures;
+  // filled only when search_options::record_expanded is set.
+  std::vector<point> expanded;
+  bool found() const { return status == search_status::found; }
+};
+
+struct search_options {
+  heuristic_kind heuristic;
+  bool record_expanded = false;
+  // Block A*: refuse (rule_mismatch) unless the database holds exactly this rule.
+  std::optional<rule> expected_rule;
+  explicit search_options(heuristic_kind h) : heuristic(h) {}
+};
+
+// Per-thread, reusable search state. Not thread-safe itself: one per thread.
+class search_context {
+ public:
+  search_context();
+  ~search_context();
+  search_context(search_context&&) noexcept;
+  search_context& operator=(search_context&&) noexcept;
+  // Bytes currently held, for memory reports.
+  std::size_t memory_bytes() const;
+  struct impl;
+  impl& state() { return *impl_; }
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
+// Block A* (Yap et al. 2011, Algorithms 1 and 2) on the database's rule. The map's block
+// size must equal the database's; start and goal are cells for tile/octile and vertices
+// for any-angle.
+search_result block_astar(const database& db, const grid_map& map, point start, point goal,
+                          const search_options& options, search_context& ctx);
+
+// A* on cells for tile and octile rules.
+search_result astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                    search_context& ctx);
+
+// Theta* and Lazy Theta* on vertices for any-angle rules.
+search_result theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                         search_context& ctx);
+search_result lazy_theta_star(const rule& r, const grid_map& map, point start, point goal,
+                              const search_options& options, search_context& ctx);
+
+// Removes needless waypoints: from each kept waypoint, jumps to the farthest later
+// waypoint in line of sight under the rule (cells: a straight or 45-degree run of legal
+// moves for tile/octile is not smoothed; any-angle: legal segments). Returns the new
+// waypoint list; the path stays legal and never gets longer.
+std::vector<point> smooth_path(const rule& r, const grid_map& map, const std::vector<point>& path);
+
+// Length of a waypoint list in double precision (Euclidean between consecutive points).
+double path_length(const std::vector<point>& path);
+
+}  // namespace lddb

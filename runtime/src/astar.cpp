@@ -1,0 +1,160 @@
+// A* on cells for the tile and octile rules: the reference Block A* is measured against.
+//
+// Per-cell records live in the search_context (node_search.hpp) and are reused across
+// queries with a generation counter; the open list is an indexed 4-ary heap with
+// decrease-key and the fixed tie-breaking documented in node_search.hpp (f, then larger
+// g, then smaller cell index). The goal test is made when a cell is popped, so the cost
+// returned is optimal whenever the heuristic is admissible. A closed cell whose g still
+// improves is re-opened (this never happens with a consistent heuristic, such as the
+// defaults; it keeps Euclidean, whose fixed-point rounding can be inconsistent by one
+// unit, exactly optimal). The legal moves from a cell are looked up by the pattern of
+// the 3x3 cells around it in a table that step_legal itself fills (node_search.hpp).
+#include <bit>
+#include <string>
+
+#include "heuristic.hpp"
+#include "lddb/search.hpp"
+#include "node_search.hpp"
+
+namespace lddb {
+
+void destroy_state(node_search_state* s) { delete s; }
+std::size_t state_bytes(const node_search_state* s) { return s ? s->bytes() : 0; }
+
+namespace {
+
+std::string cell_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+// Empty when the cell can be a start or goal, else why not.
+std::string check_cell(const grid_map& map, point p, const char* what) {
+  if (!map.in_bounds(p.x, p.y))
+    return std::string(what) + " cell " + cell_text(p) + " is off the " + std::to_string(map.width()) + "x" +
+           std::to_string(map.height()) + " map (cells 0.." + std::to_string(map.width() - 1) + " x 0.." +
+           std::to_string(map.height() - 1) + ")";
+  if (map.blocked(p.x, p.y)) return std::string(what) + " cell " + cell_text(p) + " is blocked";
+  return {};
+}
+
+template <heuristic_kind H>
+void astar_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                node_search_state& st, search_result& res) {
+  using node_search::kClosed;
+  const int w = map.width();
+  const auto index = [w](int x, int y) { return static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(w) + static_cast<std::uint32_t>(x); };
+  st.begin(static_cast<std::size_t>(w) * static_cast<std::size_t>(map.height()));
+  const std::uint32_t sid = index(start.x, start.y), gid = index(goal.x, goal.y);
+  const auto& moves = st.moves.cells_for(r);  // tile: the four straight moves only
+  cost_t step_costs[8];
+  std::ptrdiff_t offsets[8];
+  for (int k = 0; k < 8; ++k) {
+    step_costs[k] = step_cost(r, kSteps[k][0], kSteps[k][1]);
+    offsets[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * w + kSteps[k][0];
+  }
+  search_stats& stats = res.stats;
+
+  st.touch(sid).g = 0;
+  st.push(sid, heuristic_cost(H, r, start.x, start.y, goal.x, goal.y), 0);
+  ++stats.generated;
+  bool found = false;
+  while (!st.open_empty()) {
+    const node_search::heap_entry top = st.pop();
+    const std::uint32_t uid = top.id;
+    node_search::node& u = st.at(uid);
+    u.pos = kClosed;
+    ++stats.expanded;
+    const int ux = static_cast<int>(uid % static_cast<std::uint32_t>(w));
+    const int uy = static_cast<int>(uid / static_cast<std::uint32_t>(w));
+    if (options.record_expanded) res.expanded.push_back(point{ux, uy});
+    if (uid == gid) {
+      found = true;
+      break;
+    }
+    // The legal moves from u, by the 3x3 cells around it.
+    const cost_t ug = u.g;
+    for (unsigned legal = moves[gather_cells(map, ux - 1, uy - 1, 3)]; legal != 0; legal &= legal - 1) {
+      const int k = std::countr_zero(legal);
+      const int dx = kSteps[k][0], dy = kSteps[k][1];
+      const std::uint32_t vid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uid) + offsets[k]);
+      node_search::node& v = st.touch(vid);
+      const cost_t ng = ug + step_costs[k];
+      if (ng >= v.g) continue;
+      v.g = ng;
+      v.parent = uid;
+      ++stats.generated;
+      if (v.pos < kClosed) {
+        st.decrease(vid, ng + st.open_h(vid), ng);
+      } else {  // new, or re-opened
+        v.pos = node_search::kNotOpen;
+        st.push(vid, ng + heuristic_cost(H, r, ux + dx, uy + dy, goal.x, goal.y), ng);
+      }
+    }
+  }
+  stats.heap_ops = st.heap_ops;
+  if (!found) {
+    res.status = search_status::no_path;
+    res.message = "no path from cell " + cell_text(start) + " to cell " + cell_text(goal) + " under rule " + r.name();
+    return;
+  }
+  std::size_t n = 1;
+  for (std::uint32_t id = gid; id != sid; id = st.at(id).parent) ++n;
+  res.path.resize(n);
+  std::size_t i = n;
+  for (std::uint32_t id = gid;; id = st.at(id).parent) {
+    res.path[--i] = point{static_cast<int>(id % static_cast<std::uint32_t>(w)), static_cast<int>(id / static_cast<std::uint32_t>(w))};
+    if (id == sid) break;
+  }
+  res.status = search_status::found;
+  res.cost = st.at(gid).g;
+  // As every search: the Euclidean length of the returned points (search.hpp). With a
+  // diagonal other than sqrt2 this is not the rule's cost; `cost` is.
+  res.length = path_length(res.path);
+}
+
+}  // namespace
+
+search_result astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                    search_context& ctx) {
+  search_result res;
+  if (r.on_vertices()) {
+    res.status = search_status::rule_mismatch;
+    res.message = "astar() searches cells (tile, octile); rule " + r.name() +
+                  " is on vertices: use theta_star() or lazy_theta_star()";
+    return res;
+  }
+  if (std::string why = check_cell(map, start, "start"); !why.empty()) {
+    res.status = search_status::invalid_start;
+    res.message = std::move(why);
+    return res;
+  }
+  if (std::string why = check_cell(map, goal, "goal"); !why.empty()) {
+    res.status = search_status::invalid_goal;
+    res.message = std::move(why);
+    return res;
+  }
+  if (start == goal) {
+    res.status = search_status::found;
+    res.path = {start};
+    res.cost = 0;
+    res.length = 0;
+    if (options.record_expanded) res.expanded = {start};
+    return res;
+  }
+  node_search_state& st = node_state(ctx);
+  switch (options.heuristic) {
+    case heuristic_kind::zero:
+      astar_core<heuristic_kind::zero>(r, map, start, goal, options, st, res);
+      break;
+    case heuristic_kind::manhattan:
+      astar_core<heuristic_kind::manhattan>(r, map, start, goal, options, st, res);
+      break;
+    case heuristic_kind::octile:
+      astar_core<heuristic_kind::octile>(r, map, start, goal, options, st, res);
+      break;
+    case heuristic_kind::euclidean:
+      astar_core<heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
+      break;
+  }
+  return res;
+}
+
+}  // namespace lddb

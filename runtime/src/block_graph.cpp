@@ -1,0 +1,189 @@
+// Least-cost paths inside one block pattern. See block_graph in lddb/rules.hpp.
+// Fixed-size arrays only: the generator runs this millions of times at b = 5.
+#include <algorithm>
+#include <cstdlib>
+
+#include "lddb/rules.hpp"
+
+namespace lddb {
+
+namespace {
+
+constexpr int kMaxPoints = block_graph::kMaxPoints;
+constexpr int kMaxStates = kMaxPoints * 9;  // 8 headings + the start's "none"
+
+struct key {
+  cost_t cost = kUnreachable;
+  int extra = 0;  // turns (cells) or segments (vertices)
+  friend bool operator<(const key& a, const key& b) {
+    return a.cost != b.cost ? a.cost < b.cost : a.extra < b.extra;
+  }
+};
+
+// A small binary min-heap of (key, state), ties to the lower state; stale entries are
+// skipped by the caller.
+class state_heap {
+ public:
+  bool empty() const { return size_ == 0; }
+  void push(key k, int s) {
+    int i = size_++;
+    items_[static_cast<std::size_t>(i)] = {k, s};
+    while (i > 0) {
+      const int p = (i - 1) / 2;
+      if (!less(i, p)) break;
+      std::swap(items_[static_cast<std::size_t>(i)], items_[static_cast<std::size_t>(p)]);
+      i = p;
+    }
+  }
+  std::pair<key, int> pop() {
+    const auto top = items_[0];
+    items_[0] = items_[static_cast<std::size_t>(--size_)];
+    int i = 0;
+    while (true) {
+      const int l = 2 * i + 1, r = l + 1;
+      int m = i;
+      if (l < size_ && less(l, m)) m = l;
+      if (r < size_ && less(r, m)) m = r;
+      if (m == i) break;
+      std::swap(items_[static_cast<std::size_t>(i)], items_[static_cast<std::size_t>(m)]);
+      i = m;
+    }
+    return top;
+  }
+
+ private:
+  bool less(int a, int b) const {
+    const auto& x = items_[static_cast<std::size_t>(a)];
+    const auto& y = items_[static_cast<std::size_t>(b)];
+    if (x.first < y.first) return true;
+    if (y.first < x.first) return false;
+    return x.second < y.second;
+  }
+  // One push per improvement; a state improves at most once per incoming move.
+  std::array<std::pair<key, int>, kMaxStates * 8> items_;  // no zeroing: only [0, size_) is read
+  int size_ = 0;
+};
+
+// Euclidean lengths for every lattice vector of the largest block.
+cost_t length(point a, point b) {
+  static const auto table = [] {
+    std::array<std::array<cost_t, block_shape::kMaxBlock + 1>, block_shape::kMaxBlock + 1> t{};
+    for (int dx = 0; dx <= block_shape::kMaxBlock; ++dx)
+      for (int dy = 0; dy <= block_shape::kMaxBlock; ++dy) t[dx][dy] = euclid_cost(dx, dy);
+    return t;
+  }();
+  return table[static_cast<std::size_t>(std::abs(a.x - b.x))][static_cast<std::size_t>(std::abs(a.y - b.y))];
+}
+
+}  // namespace
+
+block_graph::block_graph(const rule& r, const block_shape& shape, std::uint32_t code)
+    : rule_(r), shape_(shape), code_(code) {
+  const int np = shape.point_count();
+  for (int v = 0; v < np; ++v) usable_[static_cast<std::size_t>(v)] = shape.point_usable(code, shape.point_at(v));
+  if (!r.on_vertices()) return;
+  const pattern_grid grid{code, shape.block()};
+  for (int u = 0; u < np; ++u) {
+    if (!usable_[static_cast<std::size_t>(u)]) continue;
+    const point pu = shape.point_at(u);
+    for (int v = u + 1; v < np; ++v) {
+      if (!usable_[static_cast<std::size_t>(v)]) continue;
+      const point pv = shape.point_at(v);
+      if (segment_legal(r, grid, pu.x, pu.y, pv.x, pv.y)) {
+        visible_[static_cast<std::size_t>(u)] |= std::uint64_t{1} << v;
+        visible_[static_cast<std::size_t>(v)] |= std::uint64_t{1} << u;
+      }
+    }
+  }
+}
+
+void block_graph::search(int source, paths& out) const {
+  const int np = shape_.point_count();
+  out.cost.fill(kUnreachable);
+  out.best_state.fill(-1);
+  if (!usable_[static_cast<std::size_t>(source)]) return;
+
+  if (rule_.on_vertices()) {
+    // Dense Dijkstra: at most 36 vertices, a scan beats a heap.
+    out.stride = 1;
+    std::array<int, kMaxPoints> segments{};
+    std::uint64_t open = std::uint64_t{1} << source, closed = 0;
+    out.cost[static_cast<std::size_t>(source)] = 0;
+    out.parent[static_cast<std::size_t>(source)] = -1;
+    while (open) {
+      int u = -1;
+      for (std::uint64_t m = open; m; m &= m - 1) {
+        const int v = __builtin_ctzll(m);
+        if (u < 0 || key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]} <
+                         key{out.cost[static_cast<std::size_t>(u)], segments[static_cast<std::size_t>(u)]})
+          u = v;
+      }
+      open &= ~(std::uint64_t{1} << u);
+      closed |= std::uint64_t{1} << u;
+      out.best_state[static_cast<std::size_t>(u)] = u;
+      const point pu = shape_.point_at(u);
+      const key ku{out.cost[static_cast<std::size_t>(u)], segments[static_cast<std::size_t>(u)]};
+      for (std::uint64_t m = visible_[static_cast<std::size_t>(u)] & ~closed; m; m &= m - 1) {
+        const int v = __builtin_ctzll(m);
+        const key nk{ku.cost + length(pu, shape_.point_at(v)), ku.extra + 1};
+        if (nk < key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]}) {
+          out.cost[static_cast<std::size_t>(v)] = nk.cost;
+          segments[static_cast<std::size_t>(v)] = nk.extra;
+          out.parent[static_cast<std::size_t>(v)] = u;
+          open |= std::uint64_t{1} << v;
+        }
+      }
+    }
+    return;
+  }
+
+  const int headings = step_count(rule_);
+  const int none = headings;  // the start state's heading slot
+  const int stride = headings + 1;
+  out.stride = stride;
+  const pattern_grid grid{code_, shape_.block()};
+  std::array<key, kMaxStates> best;
+  std::array<bool, kMaxStates> done{};
+  best.fill(key{});
+  state_heap heap;
+  const int start = source * stride + none;
+  best[static_cast<std::size_t>(start)] = {0, 0};
+  out.parent[static_cast<std::size_t>(start)] = -1;
+  heap.push(best[static_cast<std::size_t>(start)], start);
+  while (!heap.empty()) {
+    const auto [k, s] = heap.pop();
+    if (done[static_cast<std::size_t>(s)]) continue;
+    done[static_cast<std::size_t>(s)] = true;
+    const int cell = s / stride;
+    // The first state settled at a cell is its best: it fixes cost and path.
+    if (out.best_state[static_cast<std::size_t>(cell)] < 0) {
+      out.best_state[static_cast<std::size_t>(cell)] = s;
+      out.cost[static_cast<std::size_t>(cell)] = k.cost;
+    }
+    const point p = shape_.point_at(cell);
+    const int heading = s % stride;
+    for (int m = 0; m < headings; ++m) {
+      const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
+      if (!step_legal(rule_, grid, p.x, p.y, dx, dy)) continue;
+      const key nk{k.cost + step_cost(rule_, dx, dy), k.extra + (heading != none && heading != m ? 1 : 0)};
+      const int ns = shape_.point_index({p.x + dx, p.y + dy}) * stride + m;
+      if (nk < best[static_cast<std::size_t>(ns)]) {
+        best[static_cast<std::size_t>(ns)] = nk;
+        out.parent[static_cast<std::size_t>(ns)] = s;
+        heap.push(nk, ns);
+      }
+    }
+  }
+  (void)np;
+}
+
+int block_graph::paths::path_to(int target, int* points) const {
+  int s = best_state[static_cast<std::size_t>(target)];
+  if (s < 0) return 0;
+  int n = 0;
+  for (; s >= 0; s = parent[static_cast<std::size_t>(s)]) points[n++] = s / stride;
+  std::reverse(points, points + n);
+  return n;
+}
+
+}  // namespace lddb

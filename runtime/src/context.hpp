@@ -1,0 +1,31 @@
+// Private: the parts of a search_context. Each search family owns its own state struct,
+// defined next to its code; the context only creates, frees and measures them.
+#pragma once
+
+#include <cstddef>
+
+#include "lddb/search.hpp"
+
+namespace lddb {
+
+struct block_search_state;  // block_astar.cpp
+struct node_search_state;   // the reference searches (astar.cpp, theta.cpp)
+
+void destroy_state(block_search_state* s);
+void destroy_state(node_search_state* s);
+std::size_t state_bytes(const block_search_state* s);
+std::size_t state_bytes(const node_search_state* s);
+
+struct search_context::impl {
+  block_search_state* block = nullptr;  // created on first use by block_astar
+  node_search_state* node = nullptr;    // created on first use by the reference searches
+  impl() = default;
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
+  ~impl() {
+    destroy_state(block);
+    destroy_state(node);
+  }
+};
+
+}  // namespace lddb

@@ -1,0 +1,62 @@
+// grid_map: cell bits by row and one pattern_code per block. See lddb/grid.hpp.
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+#include "lddb/grid.hpp"
+
+namespace lddb {
+
+grid_map::grid_map(int width, int height, int block) : width_(width), height_(height), block_(block) {
+  if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
+    throw std::invalid_argument("map size " + std::to_string(width) + "x" + std::to_string(height) +
+                                " is outside 1.." + std::to_string(kMaxSide));
+  words_ = (static_cast<std::size_t>(width) + 63) / 64;
+  row_bits_.assign(words_ * static_cast<std::size_t>(height), 0);
+  set_block_size(block);
+}
+
+void grid_map::set_block_size(int block) {
+  if (block < block_shape::kMinBlock || block > block_shape::kMaxBlock)
+    throw std::invalid_argument("block size must be 2..5, not " + std::to_string(block));
+  block_ = block;
+  blocks_x_ = (width_ + block - 1) / block;
+  blocks_y_ = (height_ + block - 1) / block;
+  full_code_ = static_cast<std::uint32_t>((std::uint64_t{1} << (block * block)) - 1);
+  rebuild_codes();
+}
+
+void grid_map::rebuild_codes() {
+  codes_.assign(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_), 0);
+  const int b = block_;
+  for (int by = 0; by < blocks_y_; ++by)
+    for (int bx = 0; bx < blocks_x_; ++bx) {
+      std::uint32_t code = 0;
+      for (int y = 0; y < b; ++y)
+        for (int x = 0; x < b; ++x)
+          if (blocked(bx * b + x, by * b + y)) code |= 1u << (y * b + x);
+      codes_[static_cast<std::size_t>(by) * static_cast<std::size_t>(blocks_x_) + static_cast<std::size_t>(bx)] = code;
+    }
+}
+
+void grid_map::set_blocked(int x, int y, bool is_blocked) {
+  if (!in_bounds(x, y))
+    throw std::out_of_range("cell (" + std::to_string(x) + "," + std::to_string(y) + ") is off the " +
+                            std::to_string(width_) + "x" + std::to_string(height_) + " map");
+  std::uint64_t& word = row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)];
+  const std::uint64_t bit = std::uint64_t{1} << (x & 63);
+  word = is_blocked ? (word | bit) : (word & ~bit);
+  const int b = block_;
+  std::uint32_t& code =
+      codes_[static_cast<std::size_t>(y / b) * static_cast<std::size_t>(blocks_x_) + static_cast<std::size_t>(x / b)];
+  const std::uint32_t cbit = 1u << ((y % b) * b + (x % b));
+  code = is_blocked ? (code | cbit) : (code & ~cbit);
+}
+
+std::uint64_t grid_map::blocked_count() const {
+  std::uint64_t n = 0;
+  for (std::uint64_t w : row_bits_) n += static_cast<std::uint64_t>(std::popcount(w));
+  return n;
+}
+
+}  // namespace lddb

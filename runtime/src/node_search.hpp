@@ -1,0 +1,243 @@
+// Private: the state shared by the reference searches (A* on cells, Theta* and Lazy
+// Theta* on vertices): one record per cell or vertex of the map and an indexed 4-ary heap.
+//
+// The records are sized to the map and kept in the search_context between queries. A
+// record belongs to the current query only when its `gen` equals the state's generation
+// counter; a new query just bumps the counter, so nothing is cleared. The heap keeps its
+// capacity too (a node is in it at most once, so it never outgrows the records), so once
+// the arrays have grown to the largest map and open list seen, a query allocates nothing
+// but its result. Memory: 24 bytes per cell (A*) or vertex (Theta*) of the largest map,
+// plus 24 bytes per entry of the largest open list.
+//
+// Open-list order (every reference search, fixed so results are deterministic):
+//   1. smaller f = g + h;
+//   2. on equal f, larger g (the node nearer the goal by its heuristic: depth first
+//      among equal-f nodes, which expands fewer nodes on open maps);
+//   3. on equal f and g, smaller node index (row-major: y * width + x).
+// Neighbours are generated in the order of lddb::kSteps (N, E, S, W, NE, SE, SW, NW).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "context.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/rules.hpp"
+#include "lddb/search.hpp"
+
+namespace lddb {
+
+namespace node_search {
+
+inline constexpr std::uint32_t kNotOpen = 0xFFFFFFFFu;  // not in the heap, not closed
+inline constexpr std::uint32_t kClosed = 0xFFFFFFFEu;   // expanded
+
+struct node {
+  cost_t g;              // best known cost from the start (kUnreachable: none yet)
+  std::uint32_t parent;  // node index of the parent (the start is its own parent)
+  std::uint32_t gen;     // the query this record belongs to
+  std::uint32_t pos;     // index in the heap, or kNotOpen / kClosed
+};
+
+struct heap_entry {
+  cost_t f;
+  cost_t g;
+  std::uint32_t id;
+};
+
+// The open-list order described above.
+inline bool before(const heap_entry& a, const heap_entry& b) {
+  if (a.f != b.f) return a.f < b.f;
+  if (a.g != b.g) return a.g > b.g;
+  return a.id < b.id;
+}
+
+}  // namespace node_search
+
+// The cells around one point as a tiny grid: bit ly * n + lx is cell (lx, ly) of an
+// n x n square (n = 3 around a cell, 2 around a vertex); everything else is blocked.
+struct small_pattern {
+  std::uint32_t bits;
+  int n;
+  bool blocked(int x, int y) const {
+    if (static_cast<unsigned>(x) >= static_cast<unsigned>(n) || static_cast<unsigned>(y) >= static_cast<unsigned>(n)) return true;
+    return (bits >> (y * n + x)) & 1u;
+  }
+};
+
+// The n x n cells of the map whose top-left cell is (ox, oy), as small_pattern bits.
+inline std::uint32_t gather_cells(const grid_map& map, int ox, int oy, int n) {
+  std::uint32_t bits = 0;
+  for (int ly = 0; ly < n; ++ly)
+    for (int lx = 0; lx < n; ++lx)
+      if (map.blocked(ox + lx, oy + ly)) bits |= 1u << (ly * n + lx);
+  return bits;
+}
+
+// Which of the eight kSteps moves are legal from a point, by the pattern of the cells
+// around it. The tables are filled by the rule functions themselves (step_legal for a
+// cell, segment_legal for the unit segments from a vertex) on every small pattern, so
+// they say exactly what those functions say: a unit move from cell (x, y) looks only at
+// the 3 x 3 cells around it, a unit segment from vertex (x, y) only at its 4 cells
+// (x-1..x, y-1..y). Each table is rebuilt when a query's rule differs from the last.
+struct move_tables {
+  std::array<std::uint8_t, 512> cell{};   // [3x3 pattern] -> bit k set: step k legal from the centre
+  std::array<std::uint8_t, 16> vertex{};  // [2x2 pattern] -> bit k set: unit segment k legal from the centre vertex
+  int cell_key = -1, vertex_key = -1;
+
+  const std::array<std::uint8_t, 512>& cells_for(const rule& r) {
+    const int key = (static_cast<int>(r.kind) << 8) | static_cast<int>(r.corners);
+    if (key != cell_key) {
+      for (std::uint32_t p = 0; p < 512; ++p) {
+        const small_pattern g{p, 3};
+        std::uint8_t mask = 0;
+        for (int k = 0; k < 8; ++k)
+          if (step_legal(r, g, 1, 1, kSteps[k][0], kSteps[k][1])) mask |= static_cast<std::uint8_t>(1u << k);
+        cell[p] = mask;
+      }
+      cell_key = key;
+    }
+    return cell;
+  }
+  const std::array<std::uint8_t, 16>& vertices_for(const rule& r) {
+    const int key = (static_cast<int>(r.kind) << 8) | static_cast<int>(r.squeeze);
+    if (key != vertex_key) {
+      for (std::uint32_t p = 0; p < 16; ++p) {
+        const small_pattern g{p, 2};
+        std::uint8_t mask = 0;
+        for (int k = 0; k < 8; ++k)
+          if (segment_legal(r, g, 1, 1, 1 + kSteps[k][0], 1 + kSteps[k][1])) mask |= static_cast<std::uint8_t>(1u << k);
+        vertex[p] = mask;
+      }
+      vertex_key = key;
+    }
+    return vertex;
+  }
+};
+
+struct node_search_state {
+  static constexpr std::size_t kArity = 4;
+
+  std::vector<node_search::node> nodes;
+  std::vector<node_search::heap_entry> heap;
+  move_tables moves;
+  std::uint32_t gen = 0;
+  std::uint64_t heap_ops = 0;  // of the current query
+
+  // Starts a query over `count` nodes (cells or vertices, row-major).
+  void begin(std::size_t count) {
+    if (nodes.size() < count) {
+      nodes.reserve(count);  // exactly: the context's size follows the largest map
+      nodes.resize(count, node_search::node{kUnreachable, 0, 0, node_search::kNotOpen});
+      heap.reserve(std::min<std::size_t>(count, 4096));
+    }
+    heap.clear();
+    heap_ops = 0;
+    if (++gen == 0) {  // wrapped: forget every record once, then start again at 1
+      for (auto& n : nodes) n.gen = 0;
+      gen = 1;
+    }
+  }
+
+  // The record of node `id` for this query (fresh records have g = kUnreachable).
+  node_search::node& touch(std::uint32_t id) {
+    node_search::node& n = nodes[id];
+    if (n.gen != gen) {
+      n.gen = gen;
+      n.g = kUnreachable;
+      n.parent = id;
+      n.pos = node_search::kNotOpen;
+    }
+    return n;
+  }
+  // The record of a node already touched in this query.
+  node_search::node& at(std::uint32_t id) { return nodes[id]; }
+
+  bool open_empty() const { return heap.empty(); }
+
+  // Inserts a node that is not in the heap (new, or re-opened after being closed).
+  void push(std::uint32_t id, cost_t f, cost_t g) {
+    ++heap_ops;
+    heap.push_back({f, g, id});
+    sift_up(heap.size() - 1);
+  }
+  // Lowers the key of a node in the heap.
+  void decrease(std::uint32_t id, cost_t f, cost_t g) {
+    ++heap_ops;
+    const std::size_t i = nodes[id].pos;
+    heap[i] = {f, g, id};
+    sift_up(i);
+  }
+  // Inserts or lowers, whichever applies; h is the node's heuristic.
+  void push_or_decrease(std::uint32_t id, cost_t g, cost_t h) {
+    if (nodes[id].pos < node_search::kClosed) decrease(id, g + h, g);
+    else push(id, g + h, g);
+  }
+  // The heuristic of a node in the heap, from its entry.
+  cost_t open_h(std::uint32_t id) const {
+    const node_search::heap_entry& e = heap[nodes[id].pos];
+    return e.f - e.g;
+  }
+  // Removes and returns the first entry; its node is left with pos = kNotOpen.
+  node_search::heap_entry pop() {
+    ++heap_ops;
+    const node_search::heap_entry top = heap.front();
+    const node_search::heap_entry last = heap.back();
+    heap.pop_back();
+    if (!heap.empty()) {
+      heap.front() = last;
+      sift_down(0);
+    }
+    nodes[top.id].pos = node_search::kNotOpen;
+    return top;
+  }
+
+  std::size_t bytes() const {
+    return sizeof(*this) + nodes.capacity() * sizeof(node_search::node) +
+           heap.capacity() * sizeof(node_search::heap_entry);
+  }
+
+ private:
+  void sift_up(std::size_t i) {
+    const node_search::heap_entry e = heap[i];
+    while (i > 0) {
+      const std::size_t p = (i - 1) / kArity;
+      if (!node_search::before(e, heap[p])) break;
+      heap[i] = heap[p];
+      nodes[heap[i].id].pos = static_cast<std::uint32_t>(i);
+      i = p;
+    }
+    heap[i] = e;
+    nodes[e.id].pos = static_cast<std::uint32_t>(i);
+  }
+  void sift_down(std::size_t i) {
+    const node_search::heap_entry e = heap[i];
+    const std::size_t n = heap.size();
+    for (;;) {
+      const std::size_t first = i * kArity + 1;
+      if (first >= n) break;
+      const std::size_t end = first + kArity < n ? first + kArity : n;
+      std::size_t best = first;
+      for (std::size_t c = first + 1; c < end; ++c)
+        if (node_search::before(heap[c], heap[best])) best = c;
+      if (!node_search::before(heap[best], e)) break;
+      heap[i] = heap[best];
+      nodes[heap[i].id].pos = static_cast<std::uint32_t>(i);
+      i = best;
+    }
+    heap[i] = e;
+    nodes[e.id].pos = static_cast<std::uint32_t>(i);
+  }
+};
+
+// The context's reference-search state, created on first use.
+inline node_search_state& node_state(search_context& ctx) {
+  search_context::impl& im = ctx.state();
+  if (!im.node) im.node = new node_search_state();
+  return *im.node;
+}
+
+}  // namespace lddb

@@ -1,0 +1,233 @@
+// Theta* and Lazy Theta* (Nash, Daniel, Koenig and Felner 2007; Nash, Koenig and Tovey
+// 2010) on the vertices of the map, for the any-angle rules.
+//
+// Vertex (x, y) is the top-left corner of cell (x, y); the vertices are 0..W x 0..H,
+// numbered row-major (y * (W + 1) + x). A vertex's neighbours are the eight unit moves
+// (kSteps order) whose unit segment is legal (segment_legal); line of sight between any
+// two vertices is segment_legal; a segment costs euclid_cost. State, heap and
+// tie-breaking are shared with A* (node_search.hpp); the legal unit segments from a
+// vertex are looked up by the pattern of its four cells in a table that segment_legal
+// itself fills.
+//
+// Basic Theta* (UpdateVertex with line of sight from the parent): a neighbour s' of the
+// expanded vertex s takes parent(s) as its parent when parent(s) sees s' ("path 2"),
+// else s ("path 1"). The line-of-sight test is only made when its answer can change
+// something (path 2 would improve g(s'), or path 1 would), so the result is exactly that
+// of the textbook algorithm with fewer tests. Closed vertices are not re-opened.
+//
+// Lazy Theta*: a neighbour is given path 2 without a test; when a vertex is expanded its
+// parent's line of sight is checked, and if it fails the vertex takes the best closed
+// neighbour as its parent instead (SetVertex, made before the goal test).
+#include <bit>
+#include <string>
+
+#include "heuristic.hpp"
+#include "lddb/search.hpp"
+#include "node_search.hpp"
+
+namespace lddb {
+
+namespace {
+
+std::string vertex_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+// Empty when the vertex can be a start or goal, else why not.
+std::string check_vertex(const grid_map& map, point p, const char* what) {
+  if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height())
+    return std::string(what) + " vertex " + vertex_text(p) + " is off the " + std::to_string(map.width()) + "x" +
+           std::to_string(map.height()) + " map (vertices 0.." + std::to_string(map.width()) + " x 0.." +
+           std::to_string(map.height()) + ")";
+  if (!vertex_usable(map, p.x, p.y))
+    return std::string(what) + " vertex " + vertex_text(p) + " is unusable: all four cells around it are blocked";
+  return {};
+}
+
+template <bool Lazy, heuristic_kind H>
+void theta_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                node_search_state& st, search_result& res) {
+  using node_search::kClosed;
+  const std::uint32_t vw = static_cast<std::uint32_t>(map.width()) + 1;
+  const auto index = [vw](int x, int y) { return static_cast<std::uint32_t>(y) * vw + static_cast<std::uint32_t>(x); };
+  const auto xy = [vw](std::uint32_t id) { return point{static_cast<int>(id % vw), static_cast<int>(id / vw)}; };
+  st.begin(static_cast<std::size_t>(vw) * (static_cast<std::size_t>(map.height()) + 1));
+  const std::uint32_t sid = index(start.x, start.y), gid = index(goal.x, goal.y);
+  cost_t unit_costs[8];
+  std::ptrdiff_t offsets[8];
+  for (int k = 0; k < 8; ++k) {
+    unit_costs[k] = euclid_cost(kSteps[k][0], kSteps[k][1]);
+    offsets[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * static_cast<std::ptrdiff_t>(vw) + kSteps[k][0];
+  }
+  const auto& moves = st.moves.vertices_for(r);
+  search_stats& stats = res.stats;
+  const auto h_of = [&](int x, int y) { return heuristic_cost(H, r, x, y, goal.x, goal.y); };
+  const auto los = [&](point a, point b) {
+    ++stats.los_checks;
+    return segment_legal(r, map, a.x, a.y, b.x, b.y);
+  };
+
+  {
+    node_search::node& s = st.touch(sid);
+    s.g = 0;
+    s.parent = sid;
+  }
+  st.push(sid, h_of(start.x, start.y), 0);
+  ++stats.generated;
+  bool found = false;
+  while (!st.open_empty()) {
+    const std::uint32_t uid = st.pop().id;
+    node_search::node& u = st.at(uid);
+    const point up = xy(uid);
+    // The legal unit segments from u, by its four cells.
+    const unsigned legal_moves = moves[gather_cells(map, up.x - 1, up.y - 1, 2)];
+    if constexpr (Lazy) {
+      if (u.parent != uid && !los(xy(u.parent), up)) {
+        // SetVertex: the best closed neighbour (first in kSteps order on ties).
+        cost_t best = kUnreachable;
+        std::uint32_t best_id = u.parent;
+        for (unsigned legal = legal_moves; legal != 0; legal &= legal - 1) {
+          const int k = std::countr_zero(legal);
+          const std::uint32_t nid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uid) + offsets[k]);
+          const node_search::node& nb = st.touch(nid);
+          if (nb.pos != kClosed) continue;
+          const cost_t c = nb.g + unit_costs[k];
+          if (c < best) {
+            best = c;
+            best_id = nid;
+          }
+        }
+        u.g = best;
+        u.parent = best_id;
+      }
+    }
+    u.pos = kClosed;
+    ++stats.expanded;
+    if (options.record_expanded) res.expanded.push_back(up);
+    if (uid == gid) {
+      found = true;
+      break;
+    }
+    const std::uint32_t pid = u.parent;
+    const point pp = xy(pid);
+    const cost_t pg = st.at(pid).g, ug = u.g;
+    for (unsigned legal = legal_moves; legal != 0; legal &= legal - 1) {
+      const int k = std::countr_zero(legal);
+      const int dx = kSteps[k][0], dy = kSteps[k][1];
+      const std::uint32_t vid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uid) + offsets[k]);
+      node_search::node& v = st.touch(vid);
+      if (v.pos == kClosed) continue;
+      const point vp{up.x + dx, up.y + dy};
+      cost_t ng;
+      std::uint32_t parent;
+      if (pid == uid) {  // u is the start: path 1 and path 2 coincide
+        ng = ug + unit_costs[k];
+        parent = uid;
+        if (ng >= v.g) continue;
+      } else if constexpr (Lazy) {
+        ng = pg + euclid_cost(vp.x - pp.x, vp.y - pp.y);
+        parent = pid;
+        if (ng >= v.g) continue;
+      } else {
+        const cost_t g2 = pg + euclid_cost(vp.x - pp.x, vp.y - pp.y);
+        const cost_t g1 = ug + unit_costs[k];
+        if (g2 < v.g) {
+          if (los(pp, vp)) {
+            ng = g2;
+            parent = pid;
+          } else if (g1 < v.g) {
+            ng = g1;
+            parent = uid;
+          } else {
+            continue;
+          }
+        } else if (g1 < v.g && !los(pp, vp)) {  // only when rounding makes path 1 cheaper
+          ng = g1;
+          parent = uid;
+        } else {
+          continue;
+        }
+      }
+      const bool is_open = v.pos != node_search::kNotOpen;
+      v.g = ng;
+      v.parent = parent;
+      ++stats.generated;
+      if (is_open) st.decrease(vid, ng + st.open_h(vid), ng);
+      else st.push(vid, ng + h_of(vp.x, vp.y), ng);
+    }
+  }
+  stats.heap_ops = st.heap_ops;
+  if (!found) {
+    res.status = search_status::no_path;
+    res.message = "no path from vertex " + vertex_text(start) + " to vertex " + vertex_text(goal) + " under rule " + r.name();
+    return;
+  }
+  std::size_t n = 1;
+  for (std::uint32_t id = gid; id != sid; id = st.at(id).parent) ++n;
+  res.path.resize(n);
+  std::size_t i = n;
+  for (std::uint32_t id = gid;; id = st.at(id).parent) {
+    res.path[--i] = xy(id);
+    if (id == sid) break;
+  }
+  res.status = search_status::found;
+  res.cost = st.at(gid).g;
+  res.length = path_length(res.path);
+}
+
+template <bool Lazy>
+search_result theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
+                           const search_options& options, search_context& ctx) {
+  search_result res;
+  if (!r.on_vertices()) {
+    res.status = search_status::rule_mismatch;
+    res.message = std::string(name) + "() searches vertices (any-angle); rule " + r.name() + " is on cells: use astar()";
+    return res;
+  }
+  if (std::string why = check_vertex(map, start, "start"); !why.empty()) {
+    res.status = search_status::invalid_start;
+    res.message = std::move(why);
+    return res;
+  }
+  if (std::string why = check_vertex(map, goal, "goal"); !why.empty()) {
+    res.status = search_status::invalid_goal;
+    res.message = std::move(why);
+    return res;
+  }
+  if (start == goal) {
+    res.status = search_status::found;
+    res.path = {start};
+    res.cost = 0;
+    res.length = 0;
+    if (options.record_expanded) res.expanded = {start};
+    return res;
+  }
+  node_search_state& st = node_state(ctx);
+  switch (options.heuristic) {
+    case heuristic_kind::zero:
+      theta_core<Lazy, heuristic_kind::zero>(r, map, start, goal, options, st, res);
+      break;
+    case heuristic_kind::manhattan:
+      theta_core<Lazy, heuristic_kind::manhattan>(r, map, start, goal, options, st, res);
+      break;
+    case heuristic_kind::octile:
+      theta_core<Lazy, heuristic_kind::octile>(r, map, start, goal, options, st, res);
+      break;
+    case heuristic_kind::euclidean:
+      theta_core<Lazy, heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
+      break;
+  }
+  return res;
+}
+
+}  // namespace
+
+search_result theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                         search_context& ctx) {
+  return theta_search<false>("theta_star", r, map, start, goal, options, ctx);
+}
+
+search_result lazy_theta_star(const rule& r, const grid_map& map, point start, point goal,
+                              const search_options& options, search_context& ctx) {
+  return theta_search<true>("lazy_theta_star", r, map, start, goal, options, ctx);
+}
+
+}  // namespace lddb

@@ -1,0 +1,193 @@
+// checker_test: the independent path checker (lddb/checker.hpp, library lddb_checker).
+//
+//   Differential   the checker and rules.hpp decide every move and segment alike on random
+//                  maps (two methods written apart: if one is wrong, they disagree)
+//   CheckPath      whole paths on a grid_map: each way a path can be wrong, with its message,
+//                  and the recomputed length
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lddb/checker.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/rules.hpp"
+
+namespace {
+
+using lddb::check_result;
+using lddb::grid_map;
+using lddb::point;
+
+grid_map random_map(std::mt19937_64& rng, int w, int h, int percent) {
+  grid_map g(w, h, 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      if (static_cast<int>(rng() % 100) < percent) g.set_blocked(x, y, true);
+  return g;
+}
+
+// "........" rows, '@' blocked.
+grid_map from_rows(const std::vector<std::string>& rows) {
+  grid_map g(static_cast<int>(rows[0].size()), static_cast<int>(rows.size()), 4);
+  for (int y = 0; y < g.height(); ++y)
+    for (int x = 0; x < g.width(); ++x) g.set_blocked(x, y, rows[static_cast<std::size_t>(y)][static_cast<std::size_t>(x)] == '@');
+  return g;
+}
+
+// ----------------------------------------------------------------------------- differential
+
+TEST(Differential, SegmentsAgreeWithRules) {
+  std::mt19937_64 rng(0xC4EC);
+  for (int m = 0; m < 40; ++m) {
+    const grid_map g = random_map(rng, 10 + m % 5, 9 + m % 4, 10 + 5 * (m % 7));
+    for (const auto& r : {lddb::rule::any_angle(lddb::squeezing::forbidden), lddb::rule::any_angle(lddb::squeezing::allowed)}) {
+      for (int k = 0; k < 2000; ++k) {
+        const point a{static_cast<int>(rng() % (g.width() + 3)) - 1, static_cast<int>(rng() % (g.height() + 3)) - 1};
+        const point b{static_cast<int>(rng() % (g.width() + 3)) - 1, static_cast<int>(rng() % (g.height() + 3)) - 1};
+        const bool rules = lddb::segment_legal(r, g, a.x, a.y, b.x, b.y);
+        const bool checker = lddb::checker::segment_ok(r, g, a, b);
+        ASSERT_EQ(rules, checker) << r.name() << " map " << m << " segment " << lddb::checker::point_text(a) << "-"
+                                  << lddb::checker::point_text(b);
+        if (!(a == b)) {
+          // the allocation-free form and the listed geometry agree too
+          ASSERT_EQ(checker, lddb::checker::segment_ok(r, g, lddb::checker::segment_geometry_of(a, b)));
+        }
+      }
+    }
+  }
+}
+
+TEST(Differential, MovesAgreeWithRules) {
+  std::mt19937_64 rng(0x30E5);
+  const auto d15 = lddb::parse_diagonal_cost("1.5");
+  ASSERT_TRUE(d15);
+  const std::vector<lddb::rule> rules{lddb::rule::tile(), lddb::rule::octile(),
+                                      lddb::rule::octile(lddb::corner_cutting::one_side_free),
+                                      lddb::rule::octile(lddb::corner_cutting::forbidden, *d15)};
+  for (int m = 0; m < 20; ++m) {
+    const grid_map g = random_map(rng, 9, 8, 15 + 3 * m);
+    for (const auto& r : rules)
+      for (int y = -1; y <= g.height(); ++y)
+        for (int x = -1; x <= g.width(); ++x)
+          for (const auto& [dx, dy] : lddb::kSteps) {
+            const bool want = !g.blocked(x, y) && lddb::step_legal(r, g, x, y, dx, dy);
+            ASSERT_EQ(lddb::checker::move_ok(r, g, {x, y}, {x + dx, y + dy}), want)
+                << r.name() << " (" << x << "," << y << ") by (" << dx << "," << dy << ")";
+            if (want) {
+              const double len = static_cast<double>(lddb::step_cost(r, dx, dy)) / 4294967296.0;
+              EXPECT_EQ(lddb::checker::move_length(r, {x, y}, {x + dx, y + dy}), len);
+            }
+          }
+  }
+}
+
+TEST(Differential, LongSegmentsAreFast) {
+  // A check costs time in proportion to the segment's length, not its bounding box.
+  grid_map g(4000, 3000, 4);
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < 20; ++k) EXPECT_TRUE(lddb::checker::segment_ok(lddb::rule::any_angle(), g, {0, k}, {3999, 2999 - k}));
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 2000.0);
+  g.set_blocked(2000, 1500, true);
+  EXPECT_FALSE(lddb::checker::segment_ok(lddb::rule::any_angle(), g, {0, 0}, {4000, 3000}));
+}
+
+// ----------------------------------------------------------------------------- whole paths
+
+class CheckPath : public ::testing::Test {
+ protected:
+  // x: 0123
+  //    ....   y = 0
+  //    .@..   y = 1
+  //    ....   y = 2
+  const grid_map g_ = from_rows({"....", ".@..", "...."});
+  const lddb::rule octile_ = lddb::rule::octile();
+  const lddb::rule any_ = lddb::rule::any_angle();
+
+  check_result cells(std::vector<point> p, lddb::cell_steps steps = lddb::cell_steps::unit,
+                     std::optional<lddb::rule> r = std::nullopt) const {
+    return lddb::check_path(r.value_or(octile_), g_, p.front(), p.back(), p, steps);
+  }
+};
+
+TEST_F(CheckPath, ValidCellPathsAndTheirLength) {
+  check_result c = cells({{0, 0}, {1, 0}, {2, 0}, {3, 1}, {3, 2}});
+  ASSERT_TRUE(c.valid) << c.error;
+  EXPECT_TRUE(c.error.empty());
+  EXPECT_NEAR(c.length, 3 + std::sqrt(2.0), 1e-9);
+  c = cells({{0, 0}, {2, 0}, {3, 1}, {3, 2}}, lddb::cell_steps::runs);
+  ASSERT_TRUE(c.valid) << c.error;
+  EXPECT_NEAR(c.length, 3 + std::sqrt(2.0), 1e-9);
+  c = cells({{2, 2}});
+  EXPECT_TRUE(c.valid);
+  EXPECT_EQ(c.length, 0);
+  c = cells({{0, 0}, {1, 0}, {2, 0}, {2, 1}}, lddb::cell_steps::unit, lddb::rule::tile());
+  EXPECT_TRUE(c.valid) << c.error;
+  EXPECT_EQ(c.length, 3);
+}
+
+TEST_F(CheckPath, EachWayACellPathCanBeWrong) {
+  EXPECT_EQ(lddb::check_path(octile_, g_, {0, 0}, {3, 2}, {}).error, "empty path");
+  EXPECT_EQ(lddb::check_path(octile_, g_, {0, 0}, {1, 0}, {{1, 0}}).error,
+            "the path starts at (1,0), not at the start (0,0)");
+  EXPECT_EQ(lddb::check_path(octile_, g_, {0, 0}, {2, 0}, {{0, 0}, {1, 0}}).error,
+            "the path ends at (1,0), not at the goal (2,0)");
+  EXPECT_EQ(cells({{3, 2}, {4, 2}}).error, "cell 1 (4,2) is off the 4x3 map");
+  EXPECT_EQ(cells({{0, -1}, {0, 0}}).error, "cell 0 (0,-1) is off the 4x3 map");
+  EXPECT_EQ(cells({{0, 0}, {2, 0}}).error, "points 0-1 (0,0)-(2,0) are not one unit move apart");
+  EXPECT_EQ(cells({{0, 0}, {2, 1}}, lddb::cell_steps::runs).error,
+            "points 0-1 (0,0)-(2,1) are not joined by a straight run of unit moves");
+  EXPECT_EQ(cells({{0, 0}, {0, 0}, {1, 0}}).error, "repeated point (0,0) at 1");
+  EXPECT_EQ(cells({{0, 0}, {1, 1}}).error, "illegal move (0,0)-(1,1)");             // into a blocked cell
+  EXPECT_EQ(cells({{1, 0}, {2, 1}}).error, "illegal move (1,0)-(2,1)");             // cuts the corner of (1,1)
+  EXPECT_TRUE(cells({{1, 0}, {2, 1}}, lddb::cell_steps::unit,
+                    lddb::rule::octile(lddb::corner_cutting::one_side_free)).valid);
+  EXPECT_EQ(cells({{0, 0}, {1, 0}, {2, 1}}, lddb::cell_steps::unit, lddb::rule::tile()).error,
+            "illegal move (1,0)-(2,1)");                                            // tile: no diagonals
+  EXPECT_EQ(cells({{1, 1}}).error, "single point (1,1) is blocked");
+  EXPECT_EQ(cells({{0, 0}, {3, 0}}, lddb::cell_steps::runs).length, 3);
+  EXPECT_EQ(cells({{0, 1}, {3, 1}}, lddb::cell_steps::runs).error, "illegal move (0,1)-(1,1)");
+}
+
+TEST_F(CheckPath, VertexPaths) {
+  auto corners = [&](std::vector<point> p, std::optional<lddb::rule> r = std::nullopt) {
+    return lddb::check_path(r.value_or(any_), g_, p.front(), p.back(), p);
+  };
+  check_result c = corners({{0, 0}, {4, 3}});
+  EXPECT_FALSE(c.valid);
+  EXPECT_EQ(c.error, "illegal segment (0,0)-(4,3) (points 0-1)");  // through cell (1,1)
+  c = corners({{0, 0}, {2, 1}, {4, 3}});
+  ASSERT_TRUE(c.valid) << c.error;
+  EXPECT_NEAR(c.length, std::sqrt(5.0) + std::sqrt(8.0), 1e-12);
+  EXPECT_TRUE(corners({{4, 3}}).valid);  // the far corner of the map is a vertex
+  EXPECT_EQ(corners({{0, 0}, {5, 0}}).error, "vertex 1 (5,0) is off the 4x3 map");
+  // along the top edge of the map: outside counts as blocked, but the cells below are free
+  EXPECT_TRUE(corners({{0, 0}, {4, 0}}).valid);
+  // along the faces of a wall: fine while the cells on the other side are free
+  const grid_map wall = from_rows({"....", "@@..", "...."});
+  EXPECT_TRUE(lddb::check_path(any_, wall, {0, 1}, {2, 1}, {{0, 1}, {2, 1}}).valid);
+  EXPECT_TRUE(lddb::check_path(any_, wall, {0, 2}, {2, 2}, {{0, 2}, {2, 2}}).valid);
+  // along an edge shared by two blocked cells (the outside counts as blocked): illegal
+  const grid_map two = from_rows({"@...", "@...", "...."});
+  EXPECT_EQ(lddb::check_path(any_, two, {1, 0}, {1, 2}, {{1, 0}, {1, 2}}).error, "");
+  EXPECT_EQ(lddb::check_path(any_, two, {0, 0}, {0, 2}, {{0, 0}, {0, 2}}).error, "illegal segment (0,0)-(0,2) (points 0-1)");
+  // a double corner: passing through is illegal unless squeezing is allowed; stopping is fine
+  const grid_map dc = from_rows({"@...", ".@..", "...."});
+  EXPECT_FALSE(lddb::check_path(any_, dc, {0, 2}, {2, 0}, {{0, 2}, {2, 0}}).valid);
+  EXPECT_TRUE(lddb::check_path(lddb::rule::any_angle(lddb::squeezing::allowed), dc, {0, 2}, {2, 0}, {{0, 2}, {2, 0}}).valid);
+  EXPECT_TRUE(lddb::check_path(any_, dc, {0, 2}, {2, 0}, {{0, 2}, {1, 1}, {2, 0}}).valid);
+}
+
+TEST(CheckPolyline, FarPointsAreRefused) {
+  const grid_map g(4, 4, 4);
+  const std::vector<point> pts{{0, 0}, {1 << 29, 0}};
+  const check_result c = lddb::checker::check_polyline(lddb::rule::any_angle(), g, pts);
+  EXPECT_FALSE(c.valid);
+  EXPECT_EQ(c.error, "point 1 (536870912,0) is far off any map");
+}
+
+}  // namespace

@@ -1,0 +1,590 @@
+// tests/cli_search_test.cpp: `lddb solve`, `bench`, `render` and `demo`, run as a user would.
+//
+// Each test runs the built binary (LDDB_CLI) through the shell in its own scratch folder.
+// The databases the tests use (b = 3, plus octile-4 for the default-database path) are
+// generated once into a shared folder under the build tree; `lddb gen` writes atomically,
+// so parallel test processes may race to create them safely. Expected octile optima come
+// from the independent oracle (tests/oracle.hpp), not from the searches under test.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "oracle.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct run_result {
+  int status = -1;  // exit status; 1000 + signal when killed by a signal
+  std::string out, err;
+  std::string all() const { return out + err; }
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+std::string quote(const fs::path& p) { return quote(p.string()); }
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(line);
+  return out;
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Runs `lddb <args>` with stdin closed; `env` is prepended (e.g. "LDDB_DATA_DIR=x"), and
+// the command runs in `cwd` when given.
+run_result run_in(const fs::path& scratch, const std::string& args, const std::string& env = "",
+                  const std::optional<fs::path>& cwd = std::nullopt) {
+  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  std::string cmd = (cwd ? "cd " + quote(*cwd) + " && " : std::string()) + env + (env.empty() ? "" : " ") +
+                    quote(std::string(LDDB_CLI)) + " " + args + " </dev/null >" + quote(out) + " 2>" + quote(err);
+  const int raw = std::system(cmd.c_str());
+  run_result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+// The databases shared by every test, generated on first use.
+fs::path data_dir() {
+  const fs::path dir = fs::path(LDDB_BINARY_DIR) / "cli_search_test_data";
+  fs::create_directories(dir);
+  const fs::path scratch = dir / ("gen-" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  struct want {
+    const char* rule;
+    int block;
+    const char* name;
+  };
+  for (const want& w : {want{"octile", 3, "octile-3.lddb"}, want{"tile", 3, "tile-3.lddb"},
+                        want{"any-angle", 3, "any-angle-3.lddb"}, want{"octile", 4, "octile-4.lddb"}}) {
+    if (fs::exists(dir / w.name)) continue;
+    const run_result r = run_in(scratch, std::string("gen --rule ") + w.rule + " --block " + std::to_string(w.block) +
+                                             " --zstd-level 1 --out " + quote(dir / w.name));
+    EXPECT_EQ(r.status, 0) << r.all();
+  }
+  fs::remove_all(scratch);
+  return dir;
+}
+
+// A 20x12 map: a wall with one gap, a few pillars, and a closed-off pocket at the right.
+const char* const kMapText =
+    "type octile\n"
+    "height 12\n"
+    "width 20\n"
+    "map\n"
+    "....................\n"
+    "....@@..............\n"
+    "....@@.......@@@@@@@\n"
+    "....@@.......@.....@\n"
+    "....@@.......@.....@\n"
+    "....@@.......@@@@@@@\n"
+    "....@@..............\n"
+    "....@@....@.........\n"
+    "....@@...@..........\n"
+    ".........@...T......\n"
+    "....@@..............\n"
+    "....@@..........S...\n";
+
+oracle::grid oracle_grid(const std::string& map_text) {
+  std::vector<std::string> rows;
+  const auto lines = lines_of(map_text);
+  for (std::size_t k = 4; k < lines.size(); ++k) rows.push_back(lines[k]);
+  return oracle::grid::from_rows(rows);
+}
+
+class cli_search : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    for (char& c : name)
+      if (c == '/') c = '_';
+    dir_ = fs::path(LDDB_BINARY_DIR) / "cli_search_test_scratch" / name;
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    data_ = data_dir();
+    map_ = dir_ / "small.map";
+    write_file(map_, kMapText);
+  }
+
+  run_result run(const std::string& args, const std::string& env = "",
+                 const std::optional<fs::path>& cwd = std::nullopt) const {
+    return run_in(dir_, args, env, cwd);
+  }
+  fs::path path(const std::string& name) const { return dir_ / name; }
+  std::string db(const std::string& name) const { return quote(data_ / name); }
+  std::string map_arg() const { return "--map " + quote(map_); }
+
+  fs::path dir_, data_, map_;
+};
+
+// A failure the user caused: the exit status given, a message, no crash or stack trace.
+void expect_clean_failure(const run_result& r, const std::string& must_mention, int status = -1) {
+  EXPECT_GT(r.status, 0) << r.all();
+  EXPECT_LT(r.status, 128) << r.all();
+  if (status >= 0) {
+    EXPECT_EQ(r.status, status) << r.all();
+  }
+  EXPECT_NE(r.all().find(must_mention), std::string::npos) << "expected '" << must_mention << "' in:\n" << r.all();
+  EXPECT_EQ(r.all().find("terminate called"), std::string::npos) << r.all();
+  EXPECT_EQ(r.all().find("what()"), std::string::npos) << r.all();
+}
+
+nlohmann::json solve_json(const cli_search& t, const run_result& r) {
+  (void)t;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << r.all();
+  return j;
+}
+
+// ----------------------------------------------------------------------------- solve
+
+TEST_F(cli_search, SolveTextReportsPathAndCheck) {
+  const run_result r = run("solve " + map_arg() + " --from 0,0 --to 19,11 --lddb " + db("octile-3.lddb"));
+  ASSERT_EQ(r.status, 0) << r.all();
+  for (const char* s : {"algorithm  block-astar, rule octile, heuristic octile", "database", "octile-3.lddb",
+                        "query      cells (0,0) -> (19,11)", "status     found", "length     ", "waypoints  ",
+                        "expanded   ", "heap ops   ", "time       ", "check      valid"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  const double want = oracle::least_cost(lddb::rule::octile(), oracle_grid(kMapText), {0, 0}, {19, 11});
+  char text[64];
+  std::snprintf(text, sizeof text, "length     %.4f\n", want);
+  EXPECT_NE(r.out.find(text), std::string::npos) << "want " << want << "\n" << r.out;
+}
+
+TEST_F(cli_search, SolveEveryAlgorithmGivesACheckedOptimalOrValidPath) {
+  const oracle::grid g = oracle_grid(kMapText);
+  struct c {
+    std::string args;
+    lddb::rule rule;
+    bool optimal;
+  };
+  const std::vector<c> cases{
+      {"--algo astar", lddb::rule::octile(), true},
+      {"--algo astar --rule tile", lddb::rule::tile(), true},
+      {"--lddb " + db("octile-3.lddb"), lddb::rule::octile(), true},
+      {"--lddb " + db("tile-3.lddb"), lddb::rule::tile(), true},
+      {"--algo theta", lddb::rule::any_angle(), false},
+      {"--algo lazy-theta --heuristic zero", lddb::rule::any_angle(), false},
+      {"--lddb " + db("any-angle-3.lddb"), lddb::rule::any_angle(), false},
+      {"--lddb " + db("any-angle-3.lddb") + " --smooth", lddb::rule::any_angle(), false},
+      {"--lddb " + db("octile-3.lddb") + " --smooth", lddb::rule::octile(), true},
+  };
+  for (const c& k : cases) {
+    SCOPED_TRACE(k.args);
+    const run_result r = run("solve " + map_arg() + " --from 2,11 --to 19,0 --json " + k.args);
+    ASSERT_EQ(r.status, 0) << r.all();
+    const nlohmann::json j = solve_json(*this, r);
+    EXPECT_EQ(j["status"], "found");
+    EXPECT_EQ(j["valid"], true);
+    EXPECT_EQ(j["rule"], k.rule.name());
+    ASSERT_GE(j["path"].size(), 2u);
+    EXPECT_EQ(j["path"].front(), nlohmann::json({2, 11}));
+    EXPECT_EQ(j["path"].back(), nlohmann::json({19, 0}));
+    const double best = oracle::least_cost(k.rule, g, {2, 11}, {19, 0});
+    const double got = j["length"].get<double>();
+    if (k.optimal) {
+      EXPECT_NEAR(got, best, 1e-6);
+    } else {
+      EXPECT_GE(got, best - 1e-6);  // any-angle: never shorter than the optimum
+    }
+    EXPECT_GT(j["expanded"].get<int>(), 0);
+    EXPECT_GE(j["microseconds"].get<double>(), 0.0);
+  }
+}
+
+TEST_F(cli_search, SolveDefaultDatabaseComesFromTheDataDir) {
+  const run_result r = run("solve " + map_arg() + " --from 0,0 --to 19,11", "LDDB_DATA_DIR=" + quote(data_));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find((data_ / "octile-4.lddb").string()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(b=4)"), std::string::npos) << r.out;
+  // An empty data folder: the missing database is named with the command that makes it.
+  fs::create_directories(path("empty"));
+  const run_result m = run("solve " + map_arg() + " --from 0,0 --to 19,11", "LDDB_DATA_DIR=" + quote(path("empty")));
+  expect_clean_failure(m, (path("empty") / "octile-4.lddb").string(), 1);
+  EXPECT_NE(m.err.find("lddb gen --rule octile --block 4"), std::string::npos) << m.err;
+  const run_result a = run("solve " + map_arg() + " --from 0,0 --to 19,11 --rule any-angle",
+                           "LDDB_DATA_DIR=" + quote(path("empty")));
+  expect_clean_failure(a, "any-angle-4.lddb", 1);
+}
+
+TEST_F(cli_search, SolveWithoutAPathExitsOne) {
+  // (15,3) lies in the closed pocket
+  const run_result r = run("solve " + map_arg() + " --from 0,0 --to 15,3 --lddb " + db("octile-3.lddb"));
+  EXPECT_EQ(r.status, 1) << r.all();
+  EXPECT_NE(r.out.find("status     no_path"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("no_path"), std::string::npos) << r.err;
+  const run_result j = run("solve " + map_arg() + " --from 0,0 --to 15,3 --algo astar --json");
+  EXPECT_EQ(j.status, 1) << j.all();
+  EXPECT_EQ(solve_json(*this, j)["status"], "no_path");
+}
+
+TEST_F(cli_search, SolveStartEqualsGoal) {
+  const run_result r = run("solve " + map_arg() + " --from 3,3 --to 3,3 --json --lddb " + db("octile-3.lddb"));
+  ASSERT_EQ(r.status, 0) << r.all();
+  const nlohmann::json j = solve_json(*this, r);
+  EXPECT_EQ(j["valid"], true);
+  EXPECT_EQ(j["length"].get<double>(), 0.0);
+}
+
+TEST_F(cli_search, SolveBadCoordinates) {
+  const std::string base = "solve " + map_arg() + " --lddb " + db("octile-3.lddb");
+  for (const char* bad : {"3;4", "a,b", "1,2,3", "", ",", "1,", " ,2", "0x1,2", "1.5,2", "99999999999,1"}) {
+    SCOPED_TRACE(bad);
+    expect_clean_failure(run(base + " --from " + quote(std::string(bad)) + " --to 1,1"), "--from", 2);
+    expect_clean_failure(run(base + " --from 1,1 --to " + quote(std::string(bad))), "--to", 2);
+  }
+  expect_clean_failure(run(base + " --from 20,0 --to 1,1"), "off the 20x12 map", 2);
+  expect_clean_failure(run(base + " --from -1,0 --to 1,1"), "--from", 2);
+  expect_clean_failure(run(base + " --from 1,1 --to 4,1"), "cell (4,1) is blocked", 2);
+  // any-angle: corners run 0..20 x 0..12; (20,12) is fine, (21,0) is not
+  const std::string aa = "solve " + map_arg() + " --lddb " + db("any-angle-3.lddb");
+  EXPECT_EQ(run(aa + " --from 0,0 --to 20,12").status, 0);
+  expect_clean_failure(run(aa + " --from 0,0 --to 21,0"), "vertex (21,0) is off the 20x12 map", 2);
+  // vertex (5,2) has blocked cells on all four sides
+  expect_clean_failure(run(aa + " --from 5,2 --to 0,0"), "vertex (5,2) is surrounded by blocked cells", 2);
+}
+
+TEST_F(cli_search, SolveBadOptions) {
+  const std::string q = " --from 0,0 --to 19,11";
+  expect_clean_failure(run("solve " + map_arg() + q + " --algo dijkstra"), "dijkstra", 2);
+  expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --rule hexagonal"), "--rule", 2);
+  expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --heuristic wishful"), "--heuristic", 2);
+  expect_clean_failure(run("solve " + map_arg() + q + " --rule tile --lddb " + db("octile-3.lddb")), "rule mismatch", 2);
+  expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --rule any-angle"), "rule mismatch", 2);
+  expect_clean_failure(run("solve " + map_arg() + q + " --algo theta --rule octile"), "rule mismatch", 2);
+  expect_clean_failure(run("solve " + map_arg() + q + " --algo lazy-theta --lddb " + db("tile-3.lddb")), "rule mismatch", 2);
+  expect_clean_failure(run("solve --from 0,0 --to 1,1"), "--map", 2);
+  expect_clean_failure(run("solve " + map_arg() + " --to 1,1 --algo astar"), "--from", 2);
+}
+
+TEST_F(cli_search, SolveBadFiles) {
+  const std::string q = " --from 0,0 --to 1,1 --algo astar";
+  const fs::path missing = path("nowhere.map");
+  expect_clean_failure(run("solve --map " + quote(missing) + q), missing.string() + ": cannot open", 1);
+  expect_clean_failure(run("solve --map " + quote(dir_) + q), dir_.string() + ": cannot open: is a directory", 1);
+  const fs::path short_row = path("short.map");
+  write_file(short_row, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n");
+  expect_clean_failure(run("solve --map " + quote(short_row) + q), short_row.string() + ":6: row 1 has 2 cells", 1);
+  const fs::path huge = path("huge.map");
+  write_file(huge, "type octile\nheight 1000000000\nwidth 1000000000\nmap\n");
+  expect_clean_failure(run("solve --map " + quote(huge) + q), huge.string() + ":2: height 1000000000 is outside", 1);
+  const fs::path no_db = path("none.lddb");
+  expect_clean_failure(run("solve " + map_arg() + " --from 0,0 --to 1,1 --lddb " + quote(no_db)), no_db.string(), 1);
+  const fs::path junk = path("junk.lddb");
+  write_file(junk, "not a database");
+  expect_clean_failure(run("solve " + map_arg() + " --from 0,0 --to 1,1 --lddb " + quote(junk)), junk.string(), 1);
+}
+
+// ----------------------------------------------------------------------------- bench
+
+// Writes a scenario for the small map with octile optima from the oracle; returns the
+// number of queries.
+int write_scenario(const fs::path& scen, const std::string& map_field, bool old_format, double bias_on_line_3 = 0) {
+  const oracle::grid g = oracle_grid(kMapText);
+  const std::vector<std::pair<lddb::point, lddb::point>> queries{
+      {{0, 0}, {19, 11}}, {{2, 11}, {19, 0}}, {{0, 11}, {12, 1}}, {{7, 9}, {8, 2}}, {{3, 3}, {3, 3}}, {{19, 6}, {0, 6}}};
+  std::string text = old_format ? "version 1.0\n" : "version 1\n";
+  int line = 1;
+  for (const auto& [s, t] : queries) {
+    ++line;
+    double best = oracle::least_cost(lddb::rule::octile(), g, s, t);
+    if (line == 3) best += bias_on_line_3;
+    char buf[256];
+    if (old_format)
+      std::snprintf(buf, sizeof buf, "%d %s 20 12 %d %d %d %d %.2f\n", line, map_field.c_str(), s.x, s.y, t.x, t.y, best);
+    else
+      std::snprintf(buf, sizeof buf, "%d\t%s\t20\t12\t%d\t%d\t%d\t%d\t%.5f\r\n", line, map_field.c_str(), s.x, s.y, t.x,
+                    t.y, best);
+    text += buf;
+  }
+  write_file(scen, text);
+  return static_cast<int>(queries.size());
+}
+
+TEST_F(cli_search, BenchWritesCsvPathsAndSummary) {
+  const fs::path scen = path("small.map.scen");
+  const int n = write_scenario(scen, "maps/somewhere/small.map", false);
+  const fs::path csv = path("out.csv"), paths = path("paths.txt");
+  const run_result r = run("bench --scen " + quote(scen) + " --lddb " + db("octile-3.lddb") + " --csv " + quote(csv) +
+                           " --paths " + quote(paths));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("block-astar (octile)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mean expanded"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("small.map"), std::string::npos) << r.out;
+  // the summary: n queries, n found, 0 invalid, 0 mismatches
+  bool saw_all = false;
+  for (const std::string& line : lines_of(r.out)) {
+    if (line.rfind("all ", 0) != 0) continue;
+    saw_all = true;
+    std::istringstream in(line);
+    std::string name, queries, found, len, opt, exp, us, invalid, mism;
+    in >> name >> queries >> found >> len >> opt >> exp >> us >> invalid >> mism;
+    EXPECT_EQ(queries, std::to_string(n));
+    EXPECT_EQ(found, std::to_string(n));
+    EXPECT_NEAR(std::stod(len), std::stod(opt), 1.5e-3);
+    EXPECT_EQ(invalid, "0");
+    EXPECT_EQ(mism, "0");
+  }
+  EXPECT_TRUE(saw_all) << r.out;
+
+  const auto rows = lines_of(read_file(csv));
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(n + 1));
+  EXPECT_EQ(rows[0],
+            "id,scenario,line,map,bucket,start_x,start_y,goal_x,goal_y,status,length,optimal,expanded,heap_ops,"
+            "nanoseconds,valid");
+  for (int k = 1; k <= n; ++k) {
+    const std::string& row = rows[static_cast<std::size_t>(k)];
+    EXPECT_EQ(row.rfind(std::to_string(k - 1) + ",", 0), 0u) << row;
+    EXPECT_EQ(std::count(row.begin(), row.end(), ','), 15) << row;
+    EXPECT_EQ(row.substr(row.size() - 2), ",1") << row;
+    EXPECT_NE(row.find(",found,"), std::string::npos) << row;
+  }
+  const auto p = lines_of(read_file(paths));
+  ASSERT_EQ(p.size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(p[0].rfind("0 0,0 ", 0), 0u) << p[0];
+  EXPECT_EQ(p[0].substr(p[0].size() - 6), " 19,11") << p[0];
+  EXPECT_EQ(p[4], "4 3,3") << "start = goal: one point";
+  // no temporary files left behind
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST_F(cli_search, BenchOldFormatAndOtherAlgorithms) {
+  const fs::path scen = path("bg") / "small.map.scen";
+  fs::create_directories(scen.parent_path());
+  fs::copy_file(map_, scen.parent_path() / "small.map");
+  const int n = write_scenario(scen, "maps/bgmaps/small.map", true);  // 2 decimals
+  for (const std::string& algo : {std::string("--algo astar"), "--lddb " + db("octile-3.lddb"),
+                                  "--lddb " + db("octile-3.lddb") + " --smooth", std::string("--algo theta"),
+                                  std::string("--algo lazy-theta"), "--lddb " + db("any-angle-3.lddb")}) {
+    SCOPED_TRACE(algo);
+    const fs::path csv = path("o.csv");
+    const run_result r = run("bench --scen " + quote(scen) + " " + algo + " --csv " + quote(csv));
+    ASSERT_EQ(r.status, 0) << r.all();
+    EXPECT_EQ(lines_of(read_file(csv)).size(), static_cast<std::size_t>(n + 1));
+    if (algo.find("theta") != std::string::npos || algo.find("any-angle") != std::string::npos) {
+      EXPECT_NE(r.out.find("not checked against them"), std::string::npos) << r.out;
+    }
+    if (algo.find("--smooth") != std::string::npos) {
+      EXPECT_NE(read_file(csv).find(",smooth_nanoseconds"), std::string::npos);
+    }
+  }
+}
+
+TEST_F(cli_search, BenchCountsOctileMismatches) {
+  const fs::path scen = path("small.map.scen");
+  write_scenario(scen, "small.map", false, 0.5);  // line 3 claims an optimum 0.5 too long
+  const run_result r = run("bench --scen " + quote(scen) + " --algo astar");
+  expect_clean_failure(r, "1 octile mismatches", 1);
+  EXPECT_NE(r.err.find(scen.string() + ":3: length"), std::string::npos) << r.err;
+  // the same file under tile is not compared with octile optima
+  EXPECT_EQ(run("bench --scen " + quote(scen) + " --algo astar --rule tile").status, 0);
+}
+
+TEST_F(cli_search, BenchFolderSortedWithLimit) {
+  for (const char* sub : {"b", "a", "a/deeper"}) {
+    const fs::path scen = path("suite") / sub / "small.map.scen";
+    fs::create_directories(scen.parent_path());
+    fs::copy_file(map_, scen.parent_path() / "small.map");
+    write_scenario(scen, "maps/x/small.map", false);
+  }
+  write_file(path("suite") / "notes.txt", "not a scenario");
+  const fs::path csv = path("all.csv");
+  const run_result r =
+      run("bench --scen " + quote(path("suite")) + " --algo astar --limit 2 --csv " + quote(csv));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("3 scenario files, 6 queries"), std::string::npos) << r.out;
+  const auto rows = lines_of(read_file(csv));
+  ASSERT_EQ(rows.size(), 7u);
+  // sorted: a/deeper, a, b (path order: "a/deeper/..." < "a/small..." < "b/...")
+  EXPECT_NE(rows[1].find("/suite/a/deeper/small.map.scen"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[3].find("/suite/a/small.map.scen"), std::string::npos) << rows[3];
+  EXPECT_NE(rows[5].find("/suite/b/small.map.scen"), std::string::npos) << rows[5];
+  // one summary row per folder, named relative to --scen
+  for (const char* f : {"\na/deeper ", "\na ", "\nb ", "\nall "})
+    EXPECT_NE(r.out.find(f), std::string::npos) << f << "\n" << r.out;
+}
+
+TEST_F(cli_search, BenchExplicitMap) {
+  const fs::path scen = path("q.scen");
+  write_scenario(scen, "maps/elsewhere/other-name.map", false);
+  const std::string base = "bench --scen " + quote(scen) + " --algo astar";
+  expect_clean_failure(run(base), "other-name.map not found", 1);
+  EXPECT_NE(run(base).err.find("--map"), std::string::npos);
+  EXPECT_EQ(run(base + " --map " + quote(map_)).status, 0);
+}
+
+TEST_F(cli_search, BenchBadInputs) {
+  const fs::path scen = path("small.map.scen");
+  write_scenario(scen, "small.map", false);
+  expect_clean_failure(run("bench --scen " + quote(path("none.scen")) + " --algo astar"), path("none.scen").string(), 1);
+  fs::create_directories(path("emptydir"));
+  expect_clean_failure(run("bench --scen " + quote(path("emptydir")) + " --algo astar"), "no .scen file", 1);
+  const fs::path bad = path("bad.scen");
+  write_file(bad, "version 1\n0\tsmall.map\t20\t12\t0\t0\t1\tx\t1\n");
+  expect_clean_failure(run("bench --scen " + quote(bad) + " --algo astar"), bad.string() + ":2: goal y 'x'", 1);
+  const fs::path wrong_size = path("size.scen");
+  write_file(wrong_size, "version 1\n0\tsmall.map\t30\t12\t0\t0\t1\t1\t1.41421\n");
+  expect_clean_failure(run("bench --scen " + quote(wrong_size) + " --algo astar"), "30x12", 1);
+  const fs::path blocked = path("blocked.scen");
+  write_file(blocked, "version 1\n0\tsmall.map\t20\t12\t4\t1\t0\t0\t1\n");
+  expect_clean_failure(run("bench --scen " + quote(blocked) + " --algo astar"), "invalid_start", 1);
+  expect_clean_failure(run("bench --scen " + quote(path("emptydir")) + " --map " + quote(map_) + " --algo astar"),
+                       "--map", 2);
+  expect_clean_failure(run("bench --scen " + quote(scen) + " --algo astar --limit 0"), "--limit", 2);
+  expect_clean_failure(run("bench --scen " + quote(scen) + " --algo bfs"), "bfs", 2);
+  expect_clean_failure(run("bench --scen " + quote(scen) + " --algo theta --rule tile"), "rule mismatch", 2);
+  const fs::path nowhere = path("no/such/dir/out.csv");
+  expect_clean_failure(run("bench --scen " + quote(scen) + " --algo astar --csv " + quote(nowhere)), nowhere.string(), 1);
+  expect_clean_failure(run("bench --algo astar"), "--scen", 2);
+}
+
+// ----------------------------------------------------------------------------- render
+
+TEST_F(cli_search, RenderMapOnly) {
+  const fs::path out = path("map.svg");
+  const run_result r = run("render " + map_arg() + " --out " + quote(out));
+  ASSERT_EQ(r.status, 0) << r.all();
+  const std::string svg = read_file(out);
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  EXPECT_EQ(count_of(svg, "<polyline"), 0);
+  EXPECT_EQ(count_of(svg, "<svg"), 1);
+  EXPECT_EQ(count_of(svg, "<g"), count_of(svg, "</g>"));
+}
+
+TEST_F(cli_search, RenderSeveralSearches) {
+  const fs::path out = path("paths.svg");
+  // block-astar:any-angle takes --lddb (b = 3), block-astar:octile the shipped octile-4
+  const run_result r = run("render " + map_arg() + " --from 2,11 --to 19,0 --algo block-astar:any-angle --algo theta "
+                           "--algo astar --algo block-astar:octile --lddb " + db("any-angle-3.lddb") +
+                           " --out " + quote(out), "LDDB_DATA_DIR=" + quote(data_));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("wrote " + out.string()), std::string::npos) << r.out;
+  const std::string svg = read_file(out);
+  EXPECT_EQ(count_of(svg, "<polyline"), 4);
+  for (const char* s : {"block-astar (any-angle): length", "theta (any-angle): length", "astar (octile): length",
+                        "block-astar (octile): length", "valid", "start (2,11)", "goal (19,0)", "expanded"})
+    EXPECT_NE(svg.find(s), std::string::npos) << s;
+  EXPECT_EQ(svg.find("INVALID"), std::string::npos);
+  EXPECT_EQ(count_of(svg, "<g"), count_of(svg, "</g>"));
+  // the any-angle path runs through corners, the octile one through cell centres
+  EXPECT_NE(svg.find("points=\"2,11 "), std::string::npos);
+  EXPECT_NE(svg.find("points=\"2.5,11.5 "), std::string::npos);
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST_F(cli_search, RenderLargeMapStaysSmall) {
+  const fs::path shared = fs::path(LDDB_SOURCE_DIR "/../shared/maps/bg512/AR0500SR.map");
+  if (!fs::exists(shared)) GTEST_SKIP() << "no benchmark map at " << shared.string();
+  const fs::path out = path("ar.svg");
+  const run_result r = run("render --map " + quote(shared) + " --from 81,452 --to 246,138 --algo astar --algo theta "
+                           "--out " + quote(out));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_LT(fs::file_size(out), 1'000'000u);
+}
+
+TEST_F(cli_search, RenderBadInputs) {
+  const fs::path out = path("x.svg");
+  const std::string o = " --out " + quote(out);
+  expect_clean_failure(run("render " + map_arg() + " --from 0,0" + o), "--to", 2);
+  expect_clean_failure(run("render " + map_arg() + " --to 0,0" + o), "--from", 2);
+  expect_clean_failure(run("render " + map_arg() + " --from 0,0 --to 4,1 --algo astar" + o), "blocked", 2);
+  expect_clean_failure(run("render " + map_arg() + " --from 0,0 --to 1,1 --algo astar:hexagonal" + o), "hexagonal", 2);
+  expect_clean_failure(run("render " + map_arg() + " --from 0,0 --to 1,1 --algo warp" + o), "warp", 2);
+  expect_clean_failure(run("render " + map_arg() + " --from 0,0 --to 1,1 --algo theta:octile" + o), "rule mismatch", 2);
+  expect_clean_failure(run("render --map " + quote(path("none.map")) + o), path("none.map").string(), 1);
+  EXPECT_FALSE(fs::exists(out));
+  const fs::path nowhere = path("no/such/x.svg");
+  expect_clean_failure(run("render " + map_arg() + " --out " + quote(nowhere)), nowhere.string(), 1);
+  expect_clean_failure(run("render " + map_arg() + " --out " + quote(dir_)), dir_.string(), 1);
+  expect_clean_failure(run("render " + map_arg()), "--out", 2);
+}
+
+// ----------------------------------------------------------------------------- demo
+
+TEST_F(cli_search, DemoPrintsTheTableAndWritesThePicture) {
+  // any-angle-4.lddb is missing from the data folder: the demo builds it in memory.
+  const run_result r = run("demo --queries 4", "LDDB_DATA_DIR=" + quote(data_), dir_);
+  ASSERT_EQ(r.status, 0) << r.all();
+  for (const char* s : {"algorithm", "mean length", "mean expanded", "speed-up vs A*", "A*  ", "Block A*", "Theta*",
+                        "Lazy Theta*", "Block A* + smoothing", "4/4", "generated in memory",
+                        "lengths equal to A*'s (optimal): 4 of 4", "lddb-demo.svg"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_NE(r.out.find((data_ / "octile-4.lddb").string()), std::string::npos) << r.out;
+  const std::string svg = read_file(path("lddb-demo.svg"));
+  EXPECT_EQ(count_of(svg, "<polyline"), 3);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  // the same again is the same table apart from the times (the columns after expansions)
+  const run_result again = run("demo --queries 4 --out " + quote(path("again.svg")), "LDDB_DATA_DIR=" + quote(data_));
+  ASSERT_EQ(again.status, 0) << again.all();
+  auto table = [](const std::string& out) {
+    std::vector<std::string> rows;
+    std::size_t end = std::string::npos;
+    for (const std::string& line : lines_of(out)) {
+      if (line.rfind("algorithm ", 0) == 0) end = line.find("mean expanded") + 13;
+      else if (end != std::string::npos && line.empty()) break;
+      if (end != std::string::npos) rows.push_back(line.substr(0, end));
+    }
+    return rows;
+  };
+  EXPECT_EQ(table(again.out).size(), 7u) << again.out;
+  EXPECT_EQ(table(again.out), table(r.out));
+}
+
+TEST_F(cli_search, DemoBadOutput) {
+  const fs::path nowhere = path("no/such/demo.svg");
+  expect_clean_failure(run("demo --queries 1 --out " + quote(nowhere), "LDDB_DATA_DIR=" + quote(data_)),
+                       nowhere.string(), 1);
+  expect_clean_failure(run("demo --queries 0"), "--queries", 2);
+}
+
+TEST_F(cli_search, HelpForEveryCommand) {
+  for (const char* sub : {"solve", "bench", "render", "demo"}) {
+    const run_result r = run(std::string(sub) + " --help");
+    EXPECT_EQ(r.status, 0) << sub << "\n" << r.all();
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
+  }
+  expect_clean_failure(run("sovle"), "sovle", 2);
+}
+
+}  // namespace

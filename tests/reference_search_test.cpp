@@ -1,0 +1,856 @@
+// reference_search_test: A*, Theta*, Lazy Theta*, smoothing and path length
+// (runtime/src/astar.cpp, theta.cpp, smooth.cpp, search_common.cpp), checked against the
+// independent oracle (tests/oracle.hpp) on random small maps.
+//
+//   AStarOracle      A* cost = the oracle's least cost, legal paths, every admissible heuristic
+//   ThetaOracle      Theta* / Lazy Theta*: legal, >= the any-angle optimum, <= the 8-neighbour optimum
+//   VisibilityOracle the test's own any-angle optimum agrees with oracle::least_cost
+//   Smooth*          smoothing keeps paths legal and never lengthens them
+//   Heuristics       every heuristic, admissible or not, gives a legal path whose cost is its own
+//   Edge             invalid start/goal, unreachable goal, start == goal, rule mismatch, names
+//   Determinism      same query twice gives the same path and stats
+//   WarmContext      a warm context does not grow, and forgets a map that changed
+//   Scenario         den520d: octile A* against the scenario file's optimal lengths
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lddb/grid.hpp"
+#include "lddb/rules.hpp"
+#include "lddb/search.hpp"
+#include "oracle.hpp"
+
+namespace {
+
+using lddb::grid_map;
+using lddb::heuristic_kind;
+using lddb::point;
+using lddb::rule;
+using lddb::search_context;
+using lddb::search_options;
+using lddb::search_result;
+using lddb::search_status;
+
+constexpr double kEps = 1e-6;  // fixed-point costs (2^-32 a unit) against double lengths
+
+std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+// A random map, the same as a grid_map and as an oracle grid.
+struct test_map {
+  grid_map map;
+  oracle::grid grid;
+  std::string describe() const {
+    std::string s = std::to_string(grid.width()) + "x" + std::to_string(grid.height()) + "\n";
+    for (int y = 0; y < grid.height(); ++y) {
+      for (int x = 0; x < grid.width(); ++x) s += grid.blocked(x, y) ? '@' : '.';
+      s += '\n';
+    }
+    return s;
+  }
+};
+
+test_map random_map(std::mt19937_64& rng, int min_side, int max_side) {
+  std::uniform_int_distribution<int> side(min_side, max_side), density(0, 50), roll(0, 99);
+  const int w = side(rng), h = side(rng), d = density(rng);
+  test_map t{grid_map(w, h), oracle::grid(w, h)};
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      if (roll(rng) < d) {
+        t.map.set_blocked(x, y, true);
+        t.grid.set_blocked(x, y, true);
+      }
+  return t;
+}
+
+test_map from_rows(const std::vector<std::string>& rows) {
+  test_map t{grid_map(static_cast<int>(rows[0].size()), static_cast<int>(rows.size())), oracle::grid::from_rows(rows)};
+  for (int y = 0; y < t.grid.height(); ++y)
+    for (int x = 0; x < t.grid.width(); ++x)
+      if (t.grid.blocked(x, y)) t.map.set_blocked(x, y, true);
+  return t;
+}
+
+// A random free cell, or a random usable vertex; nullopt-like {-1,-1} if there is none.
+point random_cell(std::mt19937_64& rng, const test_map& t) {
+  std::vector<point> free;
+  for (int y = 0; y < t.grid.height(); ++y)
+    for (int x = 0; x < t.grid.width(); ++x)
+      if (!t.grid.blocked(x, y)) free.push_back({x, y});
+  if (free.empty()) return {-1, -1};
+  return free[std::uniform_int_distribution<std::size_t>(0, free.size() - 1)(rng)];
+}
+point random_vertex(std::mt19937_64& rng, const test_map& t) {
+  std::vector<point> usable;
+  for (int y = 0; y <= t.grid.height(); ++y)
+    for (int x = 0; x <= t.grid.width(); ++x)
+      if (oracle::vertex_ok(t.grid, point{x, y})) usable.push_back({x, y});
+  if (usable.empty()) return {-1, -1};
+  return usable[std::uniform_int_distribution<std::size_t>(0, usable.size() - 1)(rng)];
+}
+
+std::vector<rule> cell_rules() {
+  return {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free),
+          rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5")),
+          rule::octile(lddb::corner_cutting::one_side_free, *lddb::parse_diagonal_cost("1.5"))};
+}
+
+// The heuristics that are admissible for a cell rule.
+std::vector<heuristic_kind> admissible(const rule& r) {
+  std::vector<heuristic_kind> hs{heuristic_kind::zero, heuristic_kind::octile};
+  if (r.kind == lddb::rule_kind::tile) hs.push_back(heuristic_kind::manhattan);
+  if (r.kind == lddb::rule_kind::tile || r.diagonal >= lddb::euclid_cost(1, 1)) hs.push_back(heuristic_kind::euclidean);
+  return hs;
+}
+
+double rule_length(const rule& r, const std::vector<point>& path) {
+  double len = 0;
+  for (std::size_t i = 1; i < path.size(); ++i)
+    len += (path[i].x != path[i - 1].x && path[i].y != path[i - 1].y) ? oracle::diagonal_length(r) : 1.0;
+  return len;
+}
+
+// ----------------------------------------------------------------------------- vertex oracles
+
+// Least costs on the vertices of a small grid, from the oracle's segment test only.
+struct vertex_oracle {
+  const oracle::grid* g;
+  lddb::rule r;
+  int vw, vh;
+
+  int id(point p) const { return p.y * vw + p.x; }
+  point at(int i) const { return {i % vw, i / vw}; }
+
+  // Dijkstra over the 8 unit segments between vertices (the vertex "octile" optimum).
+  double eight_neighbour(point s, point goal) const {
+    std::vector<double> dist(static_cast<std::size_t>(vw * vh), oracle::kInf);
+    using item = std::pair<double, int>;
+    std::priority_queue<item, std::vector<item>, std::greater<>> pq;
+    dist[static_cast<std::size_t>(id(s))] = 0;
+    pq.push({0, id(s)});
+    while (!pq.empty()) {
+      const auto [d, u] = pq.top();
+      pq.pop();
+      if (d > dist[static_cast<std::size_t>(u)]) continue;
+      const point p = at(u);
+      if (p == goal) return d;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const point q{p.x + dx, p.y + dy};
+          if ((dx == 0 && dy == 0) || q.x < 0 || q.y < 0 || q.x >= vw || q.y >= vh) continue;
+          if (!oracle::segment_ok(r, *g, p, q)) continue;
+          const double nd = d + std::sqrt(static_cast<double>(dx * dx + dy * dy));
+          if (nd < dist[static_cast<std::size_t>(id(q))]) {
+            dist[static_cast<std::size_t>(id(q))] = nd;
+            pq.push({nd, id(q)});
+          }
+        }
+    }
+    return oracle::kInf;
+  }
+};
+
+// The optimal any-angle length: Dijkstra on the visibility graph whose nodes are the
+// usable corners of blocked cells (where shortest polylines bend) plus the query points.
+// The visibility matrix is built once per map for all queries.
+struct visibility_graph {
+  std::vector<point> nodes;
+  std::vector<char> sees;  // n x n
+
+  visibility_graph(const rule& r, const oracle::grid& g, const std::vector<point>& extra) {
+    const int w = g.width(), h = g.height();
+    std::vector<char> in((static_cast<std::size_t>(w) + 1) * (static_cast<std::size_t>(h) + 1), 0);
+    auto add = [&](point p) {
+      char& c = in[static_cast<std::size_t>(p.y) * (static_cast<std::size_t>(w) + 1) + static_cast<std::size_t>(p.x)];
+      if (!c && oracle::vertex_ok(g, p)) {
+        c = 1;
+        nodes.push_back(p);
+      }
+    };
+    for (const point& p : extra) add(p);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        if (g.blocked(x, y))
+          for (int k = 0; k < 4; ++k) add(point{x + (k & 1), y + (k >> 1)});
+    const std::size_t n = nodes.size();
+    sees.assign(n * n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        sees[i * n + j] = sees[j * n + i] = oracle::segment_ok(r, g, nodes[i], nodes[j]) ? 1 : 0;
+  }
+
+  double least(point s, point goal) const {
+    const std::size_t n = nodes.size();
+    auto find = [&](point p) { return static_cast<std::size_t>(std::find(nodes.begin(), nodes.end(), p) - nodes.begin()); };
+    const std::size_t si = find(s), gi = find(goal);
+    if (si == n || gi == n) return oracle::kInf;
+    std::vector<double> dist(n, oracle::kInf);
+    std::vector<char> done(n, 0);
+    dist[si] = 0;
+    for (;;) {
+      std::size_t u = n;
+      for (std::size_t k = 0; k < n; ++k)
+        if (!done[k] && dist[k] < oracle::kInf && (u == n || dist[k] < dist[u])) u = k;
+      if (u == n) return oracle::kInf;
+      if (u == gi) return dist[u];
+      done[u] = 1;
+      for (std::size_t k = 0; k < n; ++k) {
+        if (done[k] || !sees[u * n + k]) continue;
+        const double dx = nodes[k].x - nodes[u].x, dy = nodes[k].y - nodes[u].y;
+        dist[k] = std::min(dist[k], dist[u] + std::sqrt(dx * dx + dy * dy));
+      }
+    }
+  }
+};
+
+// ----------------------------------------------------------------------------- A*
+
+TEST(AStarOracle, RandomMapsEveryRuleAndHeuristic) {
+  std::mt19937_64 rng(20240611);
+  search_context ctx;
+  int queries = 0, found = 0, unreachable = 0;
+  for (int m = 0; m < 120; ++m) {
+    const test_map t = random_map(rng, 5, 40);
+    for (const rule& r : cell_rules()) {
+      for (int q = 0; q < 3; ++q) {
+        const point s = random_cell(rng, t), g = random_cell(rng, t);
+        if (s.x < 0) continue;
+        const double best = oracle::least_cost(r, t.grid, s, g);
+        const std::string where = "map " + std::to_string(m) + " rule " + oracle::rule_label(r) + " " + pt(s) + "->" +
+                                  pt(g) + "\n" + t.describe();
+        ++queries;
+        lddb::cost_t first_cost = 0;
+        bool have_first = false;
+        for (heuristic_kind h : admissible(r)) {
+          const search_result res = lddb::astar(r, t.map, s, g, search_options(h), ctx);
+          const std::string what = where + " heuristic " + lddb::heuristic_name(h);
+          if (best == oracle::kInf) {
+            ASSERT_EQ(res.status, search_status::no_path) << what;
+            EXPECT_TRUE(res.path.empty()) << what;
+            EXPECT_FALSE(res.message.empty()) << what;
+            continue;
+          }
+          ASSERT_EQ(res.status, search_status::found) << what << res.message;
+          EXPECT_NEAR(lddb::cost_to_double(res.cost), best, kEps) << what;
+          ASSERT_FALSE(res.path.empty()) << what;
+          EXPECT_EQ(res.path.front(), s) << what;
+          EXPECT_EQ(res.path.back(), g) << what;
+          // Every cell is listed: each step is one unit move.
+          for (std::size_t i = 1; i < res.path.size(); ++i)
+            ASSERT_LE(std::max(std::abs(res.path[i].x - res.path[i - 1].x), std::abs(res.path[i].y - res.path[i - 1].y)), 1)
+                << what;
+          const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
+          ASSERT_TRUE(rep.ok) << what << rep.why;
+          EXPECT_NEAR(rep.length, best, kEps) << what;
+          // length is the Euclidean length of the points (as for every search); with the
+          // default diagonal that is the rule's length too.
+          EXPECT_DOUBLE_EQ(res.length, lddb::path_length(res.path)) << what;
+          if (r.diagonal == lddb::kSqrt2Cost) {
+            EXPECT_NEAR(res.length, rule_length(r, res.path), 1e-9) << what;
+          }
+          if (!(s == g)) {
+            EXPECT_GT(res.stats.expanded, 0u) << what;
+          }
+          EXPECT_GE(res.stats.heap_ops, res.stats.expanded);
+          // Every admissible heuristic gives exactly the same fixed-point cost.
+          if (!have_first) {
+            first_cost = res.cost;
+            have_first = true;
+          } else {
+            EXPECT_EQ(res.cost, first_cost) << what;
+          }
+        }
+        if (best == oracle::kInf) ++unreachable;
+        else ++found;
+      }
+    }
+  }
+  // The random maps must exercise both outcomes.
+  EXPECT_GT(found, 1000);
+  EXPECT_GT(unreachable, 20);
+  std::printf("A*: %d queries, %d found, %d unreachable\n", queries, found, unreachable);
+}
+
+// A better heuristic expands no more cells than a weaker one on an open map.
+TEST(AStarOracle, HeuristicsPruneOnOpenMap) {
+  grid_map map(60, 60);
+  search_context ctx;
+  const point s{3, 5}, g{50, 41};
+  const auto zero = lddb::astar(rule::octile(), map, s, g, search_options(heuristic_kind::zero), ctx);
+  const auto oct = lddb::astar(rule::octile(), map, s, g, search_options(heuristic_kind::octile), ctx);
+  ASSERT_TRUE(zero.found() && oct.found());
+  EXPECT_EQ(zero.cost, oct.cost);
+  EXPECT_LT(oct.stats.expanded, zero.stats.expanded / 10);
+  // With the default tie-breaking (larger g first) octile A* on an empty map expands
+  // only the path itself.
+  EXPECT_EQ(oct.stats.expanded, oct.path.size());
+}
+
+// ----------------------------------------------------------------------------- any-angle
+
+TEST(VisibilityOracle, AgreesWithOracleLeastCost) {
+  std::mt19937_64 rng(77);
+  for (int m = 0; m < 30; ++m) {
+    const test_map t = random_map(rng, 3, 8);
+    for (const rule& r : {rule::any_angle(), rule::any_angle(lddb::squeezing::allowed)}) {
+      const point s = random_vertex(rng, t), g = random_vertex(rng, t);
+      if (s.x < 0) continue;
+      const visibility_graph vis(r, t.grid, {s, g});
+      const double want = oracle::least_cost(r, t.grid, s, g);
+      const double got = vis.least(s, g);
+      if (want == oracle::kInf) {
+        EXPECT_EQ(got, oracle::kInf) << t.describe();
+      } else {
+        EXPECT_NEAR(got, want, 1e-9) << t.describe() << pt(s) << "->" << pt(g);
+      }
+    }
+  }
+}
+
+struct theta_counts {
+  int queries = 0, found = 0, unreachable = 0, longer_than_eight = 0;
+  double sum_len = 0, sum_opt = 0;
+};
+
+void run_theta_oracle(bool lazy, theta_counts& counts) {
+  std::mt19937_64 rng(lazy ? 4242 : 4141);
+  search_context ctx;
+  for (int m = 0; m < 100; ++m) {
+    const test_map t = random_map(rng, 5, 30);
+    for (const rule& r : {rule::any_angle(), rule::any_angle(lddb::squeezing::allowed)}) {
+      std::vector<std::pair<point, point>> qs;
+      for (int q = 0; q < 4; ++q) {
+        const point s = random_vertex(rng, t), g = random_vertex(rng, t);
+        if (s.x >= 0) qs.push_back({s, g});
+      }
+      std::vector<point> extra;
+      for (const auto& [s, g] : qs) {
+        extra.push_back(s);
+        extra.push_back(g);
+      }
+      const visibility_graph vis(r, t.grid, extra);
+      const vertex_oracle eight{&t.grid, r, t.grid.width() + 1, t.grid.height() + 1};
+      for (const auto& [s, g] : qs) {
+        const double opt = vis.least(s, g);
+        const double oct = eight.eight_neighbour(s, g);
+        const std::string what = std::string(lazy ? "lazy " : "") + "theta map " + std::to_string(m) + " " +
+                                 oracle::rule_label(r) + " " + pt(s) + "->" + pt(g) + "\n" + t.describe();
+        ++counts.queries;
+        const search_result res = lazy ? lddb::lazy_theta_star(r, t.map, s, g, search_options(heuristic_kind::euclidean), ctx)
+                                       : lddb::theta_star(r, t.map, s, g, search_options(heuristic_kind::euclidean), ctx);
+        ASSERT_EQ(opt == oracle::kInf, oct == oracle::kInf) << what;
+        if (opt == oracle::kInf) {
+          ASSERT_EQ(res.status, search_status::no_path) << what;
+          ++counts.unreachable;
+          continue;
+        }
+        ++counts.found;
+        ASSERT_EQ(res.status, search_status::found) << what << res.message;
+        ASSERT_FALSE(res.path.empty());
+        EXPECT_EQ(res.path.front(), s) << what;
+        EXPECT_EQ(res.path.back(), g) << what;
+        const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
+        ASSERT_TRUE(rep.ok) << what << rep.why;
+        EXPECT_NEAR(res.length, rep.length, 1e-9) << what;
+        EXPECT_DOUBLE_EQ(res.length, lddb::path_length(res.path)) << what;
+        EXPECT_NEAR(lddb::cost_to_double(res.cost), res.length, kEps) << what;
+        EXPECT_GE(res.length, opt - 1e-9) << what;
+        if (res.length > oct + 1e-7) ++counts.longer_than_eight;
+        if (!lazy) {
+          EXPECT_LE(res.length, oct + 1e-7) << what;  // proven for Basic Theta*
+        }
+        counts.sum_len += res.length;
+        counts.sum_opt += opt;
+        // Smoothing a Theta* path keeps it legal and never makes it longer.
+        const std::vector<point> sm = lddb::smooth_path(r, t.map, res.path);
+        const oracle::path_report srep = oracle::check_path(r, t.grid, std::span<const point>(sm));
+        ASSERT_TRUE(srep.ok) << what << srep.why;
+        EXPECT_LE(srep.length, rep.length + 1e-9) << what;
+        EXPECT_GE(srep.length, opt - 1e-9) << what;
+        EXPECT_EQ(sm.front(), s);
+        EXPECT_EQ(sm.back(), g);
+      }
+    }
+  }
+}
+
+TEST(ThetaOracle, BasicThetaStar) {
+  theta_counts c;
+  run_theta_oracle(false, c);
+  EXPECT_GT(c.found, 500);
+  EXPECT_GT(c.unreachable, 5);
+  EXPECT_EQ(c.longer_than_eight, 0);
+  std::printf("Theta*: %d queries, %d found, %d unreachable; mean length / optimum = %.5f\n", c.queries, c.found,
+              c.unreachable, c.sum_len / c.sum_opt);
+}
+
+TEST(ThetaOracle, LazyThetaStar) {
+  theta_counts c;
+  run_theta_oracle(true, c);
+  EXPECT_GT(c.found, 500);
+  EXPECT_GT(c.unreachable, 5);
+  // Lazy Theta* has no such guarantee; on these maps it must stay rare.
+  EXPECT_LE(c.longer_than_eight, c.found / 100);
+  std::printf("Lazy Theta*: %d queries, %d found, %d unreachable, %d longer than the 8-neighbour optimum; "
+              "mean length / optimum = %.5f\n",
+              c.queries, c.found, c.unreachable, c.longer_than_eight, c.sum_len / c.sum_opt);
+}
+
+// Theta* finds the straight line when there is one, and turns at the corner otherwise.
+TEST(ThetaOracle, HandWorked) {
+  const test_map t = from_rows({
+      "..........",
+      "..........",
+      "....@@....",
+      "....@@....",
+      "..........",
+  });
+  search_context ctx;
+  const rule r = rule::any_angle();
+  for (bool lazy : {false, true}) {
+    const auto run = [&](point s, point g) {
+      return lazy ? lddb::lazy_theta_star(r, t.map, s, g, search_options(heuristic_kind::euclidean), ctx)
+                  : lddb::theta_star(r, t.map, s, g, search_options(heuristic_kind::euclidean), ctx);
+    };
+    const auto straight = run({0, 0}, {10, 1});
+    ASSERT_TRUE(straight.found());
+    EXPECT_EQ(straight.path, (std::vector<point>{{0, 0}, {10, 1}}));
+    // From the left of the block to its right, at its middle height: pass a corner.
+    const auto around = run({2, 3}, {8, 3});
+    ASSERT_TRUE(around.found());
+    ASSERT_EQ(around.path.size(), 4u) << lazy;
+    EXPECT_NEAR(around.length, 2 * std::sqrt(5.0) + 2, 1e-12);
+  }
+}
+
+// Rule 3: a straight segment may not pass through a double corner, but may turn there.
+TEST(ThetaOracle, DoubleCorner) {
+  // Vertex (2,1) is a double corner: cells (1,0) and (2,1), diagonally opposite, are blocked.
+  const test_map d = from_rows({
+      ".@..",
+      "..@.",
+      "....",
+  });
+  search_context ctx;
+  for (bool lazy : {false, true}) {
+    const rule forbid = rule::any_angle(), allow = rule::any_angle(lddb::squeezing::allowed);
+    const auto run = [&](const rule& r, point s, point g) {
+      return lazy ? lddb::lazy_theta_star(r, d.map, s, g, search_options(heuristic_kind::euclidean), ctx)
+                  : lddb::theta_star(r, d.map, s, g, search_options(heuristic_kind::euclidean), ctx);
+    };
+    // (1,2) -> (3,0) passes through vertex (2,1), a double corner ((1,0) and (2,1) blocked).
+    ASSERT_TRUE(lddb::segment_legal(allow, d.map, 1, 2, 3, 0));
+    ASSERT_FALSE(lddb::segment_legal(forbid, d.map, 1, 2, 3, 0));
+    const auto a = run(allow, {1, 2}, {3, 0});
+    ASSERT_TRUE(a.found());
+    EXPECT_EQ(a.path, (std::vector<point>{{1, 2}, {3, 0}}));
+    const auto f = run(forbid, {1, 2}, {3, 0});
+    ASSERT_TRUE(f.found());
+    EXPECT_EQ(f.path, (std::vector<point>{{1, 2}, {2, 1}, {3, 0}}));
+    EXPECT_NEAR(f.length, a.length, 1e-12);  // same least cost, one more waypoint
+  }
+}
+
+// ----------------------------------------------------------------------------- smoothing
+
+// A no-corner-cutting octile cell path, read as the polyline through the cells' top-left
+// corners (vertex (x, y) is the top-left corner of cell (x, y), so the points are the
+// same), is a legal any-angle path: every unit segment runs along or through a free cell
+// of the path. A dense, zig-zagging input for smoothing.
+std::vector<point> corners_of(const std::vector<point>& cells) { return cells; }
+
+TEST(Smooth, AnyAngleNeverLongerAndLegal) {
+  std::mt19937_64 rng(99);
+  search_context ctx;
+  int smoothed = 0;
+  for (int m = 0; m < 120; ++m) {
+    const test_map t = random_map(rng, 5, 40);
+    for (int q = 0; q < 3; ++q) {
+      const point s = random_cell(rng, t), g = random_cell(rng, t);
+      if (s.x < 0) continue;
+      const auto res = lddb::astar(rule::octile(), t.map, s, g, search_options(heuristic_kind::octile), ctx);
+      if (!res.found()) continue;
+      for (const rule& r : {rule::any_angle(), rule::any_angle(lddb::squeezing::allowed)}) {
+        const std::vector<point> dense = corners_of(res.path);
+        const oracle::path_report before = oracle::check_path(r, t.grid, std::span<const point>(dense));
+        ASSERT_TRUE(before.ok) << before.why << t.describe();
+        const std::vector<point> sm = lddb::smooth_path(r, t.map, dense);
+        const oracle::path_report after = oracle::check_path(r, t.grid, std::span<const point>(sm));
+        ASSERT_TRUE(after.ok) << after.why << t.describe();
+        EXPECT_LE(after.length, before.length + 1e-9);
+        EXPECT_NEAR(lddb::path_length(sm), after.length, 1e-9);
+        EXPECT_EQ(sm.front(), dense.front());
+        EXPECT_EQ(sm.back(), dense.back());
+        EXPECT_LE(sm.size(), dense.size());
+        // Greedy farthest: no kept waypoint sees the waypoint after its successor.
+        for (std::size_t i = 0; i + 2 < sm.size(); ++i)
+          EXPECT_FALSE(oracle::segment_ok(r, t.grid, sm[i], sm[i + 2])) << t.describe();
+        // Smoothing is idempotent.
+        EXPECT_EQ(lddb::smooth_path(r, t.map, sm), sm);
+        ++smoothed;
+      }
+    }
+  }
+  EXPECT_GT(smoothed, 300);
+}
+
+TEST(Smooth, CellsKeepMovesReturnTurningPoints) {
+  std::mt19937_64 rng(5);
+  search_context ctx;
+  for (int m = 0; m < 100; ++m) {
+    const test_map t = random_map(rng, 5, 40);
+    for (const rule& r : cell_rules()) {
+      const point s = random_cell(rng, t), g = random_cell(rng, t);
+      if (s.x < 0) continue;
+      const auto res = lddb::astar(r, t.map, s, g, search_options(lddb::default_heuristic(r)), ctx);
+      if (!res.found()) continue;
+      const std::vector<point> sm = lddb::smooth_path(r, t.map, res.path);
+      const oracle::path_report full = oracle::check_path(r, t.grid, std::span<const point>(res.path));
+      const oracle::path_report turns = oracle::check_path(r, t.grid, std::span<const point>(sm));
+      ASSERT_TRUE(turns.ok) << turns.why;
+      EXPECT_NEAR(turns.length, full.length, 1e-9);  // the same moves
+      EXPECT_EQ(sm.front(), s);
+      EXPECT_EQ(sm.back(), g);
+      // Every kept interior point is a real turn, and every turn is kept.
+      std::size_t turn_count = 0;
+      auto dir = [](point a, point b) { return point{(b.x > a.x) - (b.x < a.x), (b.y > a.y) - (b.y < a.y)}; };
+      for (std::size_t i = 1; i + 1 < res.path.size(); ++i)
+        if (!(dir(res.path[i - 1], res.path[i]) == dir(res.path[i], res.path[i + 1]))) ++turn_count;
+      EXPECT_EQ(sm.size(), res.path.size() == 1 ? 1 : turn_count + 2);
+      for (std::size_t i = 1; i + 1 < sm.size(); ++i) EXPECT_FALSE(dir(sm[i - 1], sm[i]) == dir(sm[i], sm[i + 1]));
+      // Turning points of turning points are the same.
+      EXPECT_EQ(lddb::smooth_path(r, t.map, sm), sm);
+    }
+  }
+}
+
+TEST(Smooth, ShortInputsAndLength) {
+  const grid_map map(4, 4);
+  EXPECT_TRUE(lddb::smooth_path(rule::any_angle(), map, {}).empty());
+  EXPECT_EQ(lddb::smooth_path(rule::any_angle(), map, {{1, 1}}), (std::vector<point>{{1, 1}}));
+  EXPECT_EQ(lddb::smooth_path(rule::octile(), map, {{1, 1}, {1, 1}, {2, 2}}), (std::vector<point>{{1, 1}, {2, 2}}));
+  EXPECT_EQ(lddb::smooth_path(rule::any_angle(), map, {{0, 0}, {1, 1}, {2, 2}, {4, 3}}),
+            (std::vector<point>{{0, 0}, {4, 3}}));
+  EXPECT_EQ(lddb::smooth_path(rule::octile(), map, {{0, 0}, {1, 1}, {2, 2}, {3, 2}}),
+            (std::vector<point>{{0, 0}, {2, 2}, {3, 2}}));
+  EXPECT_DOUBLE_EQ(lddb::path_length({}), 0.0);
+  EXPECT_DOUBLE_EQ(lddb::path_length({{0, 0}}), 0.0);
+  EXPECT_DOUBLE_EQ(lddb::path_length({{0, 0}, {3, 4}, {3, 0}}), 9.0);
+}
+
+// ----------------------------------------------------------------------------- edge cases
+
+TEST(Edge, InvalidStartAndGoal) {
+  const test_map t = from_rows({
+      "..@.",
+      "..@.",
+      "@@@.",
+  });
+  search_context ctx;
+  const search_options o(heuristic_kind::octile);
+  auto expect = [](const search_result& res, search_status st, const std::string& needle) {
+    EXPECT_EQ(res.status, st) << res.message;
+    EXPECT_NE(res.message.find(needle), std::string::npos) << res.message;
+    EXPECT_TRUE(res.path.empty());
+    EXPECT_FALSE(res.found());
+  };
+  for (const rule& r : cell_rules()) {
+    expect(lddb::astar(r, t.map, {-1, 0}, {0, 0}, o, ctx), search_status::invalid_start, "(-1,0)");
+    expect(lddb::astar(r, t.map, {4, 0}, {0, 0}, o, ctx), search_status::invalid_start, "(4,0)");
+    expect(lddb::astar(r, t.map, {2, 0}, {0, 0}, o, ctx), search_status::invalid_start, "(2,0) is blocked");
+    expect(lddb::astar(r, t.map, {0, 0}, {0, 3}, o, ctx), search_status::invalid_goal, "(0,3)");
+    expect(lddb::astar(r, t.map, {0, 0}, {1, 2}, o, ctx), search_status::invalid_goal, "(1,2) is blocked");
+    // Start is checked first.
+    expect(lddb::astar(r, t.map, {2, 2}, {9, 9}, o, ctx), search_status::invalid_start, "(2,2)");
+    // Unreachable: the right column is cut off.
+    const auto nop = lddb::astar(r, t.map, {0, 0}, {3, 2}, o, ctx);
+    EXPECT_EQ(nop.status, search_status::no_path);
+    EXPECT_NE(nop.message.find("(3,2)"), std::string::npos) << nop.message;
+    EXPECT_EQ(nop.cost, lddb::kUnreachable);
+    // start == goal
+    const auto same = lddb::astar(r, t.map, {1, 1}, {1, 1}, o, ctx);
+    ASSERT_TRUE(same.found());
+    EXPECT_EQ(same.path, (std::vector<point>{{1, 1}}));
+    EXPECT_EQ(same.cost, 0u);
+    EXPECT_EQ(same.length, 0.0);
+    // The wrong search for the rule.
+    EXPECT_EQ(lddb::theta_star(r, t.map, {0, 0}, {1, 1}, o, ctx).status, search_status::rule_mismatch);
+    EXPECT_EQ(lddb::lazy_theta_star(r, t.map, {0, 0}, {1, 1}, o, ctx).status, search_status::rule_mismatch);
+  }
+  EXPECT_EQ(lddb::astar(rule::any_angle(), t.map, {0, 0}, {1, 1}, o, ctx).status, search_status::rule_mismatch);
+
+  // Vertices: 0..4 x 0..3; vertex (1,3) has cells (0,2),(1,2) blocked and (0,3),(1,3)
+  // off the map: unusable. Vertex (2,3) likewise. Vertex (4,3) touches free cell (3,2).
+  const search_options e(heuristic_kind::euclidean);
+  for (const rule& r : {rule::any_angle(), rule::any_angle(lddb::squeezing::allowed)}) {
+    for (bool lazy : {false, true}) {
+      auto run = [&](point s, point g) {
+        return lazy ? lddb::lazy_theta_star(r, t.map, s, g, e, ctx) : lddb::theta_star(r, t.map, s, g, e, ctx);
+      };
+      expect(run({5, 0}, {0, 0}), search_status::invalid_start, "(5,0)");
+      expect(run({0, -1}, {0, 0}), search_status::invalid_start, "(0,-1)");
+      expect(run({1, 3}, {0, 0}), search_status::invalid_start, "(1,3) is unusable");
+      expect(run({0, 0}, {2, 3}), search_status::invalid_goal, "(2,3) is unusable");
+      expect(run({0, 0}, {0, 4}), search_status::invalid_goal, "(0,4)");
+      // (4,3) is usable and reachable along the right column, but not from the left,
+      // behind the wall of column 2.
+      const auto ok = run({4, 0}, {4, 3});
+      ASSERT_TRUE(ok.found()) << ok.message;
+      EXPECT_EQ(ok.path, (std::vector<point>{{4, 0}, {4, 3}}));
+      const auto cut = run({0, 0}, {4, 3});
+      EXPECT_EQ(cut.status, search_status::no_path) << cut.message;
+      // Vertex (0,3) sits on the bottom-left corner of blocked (0,2): unusable.
+      expect(run({0, 3}, {0, 0}), search_status::invalid_start, "(0,3)");
+      const auto same = run({4, 3}, {4, 3});
+      ASSERT_TRUE(same.found());
+      EXPECT_EQ(same.path, (std::vector<point>{{4, 3}}));
+      EXPECT_EQ(same.cost, 0u);
+    }
+  }
+  // A region of vertices cut off: an island.
+  const test_map island = from_rows({
+      ".....",
+      ".@@@.",
+      ".@.@.",
+      ".@@@.",
+      ".....",
+  });
+  for (bool lazy : {false, true}) {
+    const auto res = lazy ? lddb::lazy_theta_star(rule::any_angle(), island.map, {0, 0}, {2, 2}, e, ctx)
+                          : lddb::theta_star(rule::any_angle(), island.map, {0, 0}, {2, 2}, e, ctx);
+    // Vertex (2,2) touches free cell (2,2) inside the ring: usable, unreachable.
+    EXPECT_EQ(res.status, search_status::no_path) << res.message;
+  }
+}
+
+TEST(Edge, Names) {
+  EXPECT_EQ(lddb::default_heuristic(rule::tile()), heuristic_kind::manhattan);
+  EXPECT_EQ(lddb::default_heuristic(rule::octile()), heuristic_kind::octile);
+  EXPECT_EQ(lddb::default_heuristic(rule::any_angle()), heuristic_kind::euclidean);
+  EXPECT_STREQ(lddb::heuristic_name(heuristic_kind::zero), "zero");
+  EXPECT_STREQ(lddb::heuristic_name(heuristic_kind::manhattan), "manhattan");
+  EXPECT_STREQ(lddb::heuristic_name(heuristic_kind::octile), "octile");
+  EXPECT_STREQ(lddb::heuristic_name(heuristic_kind::euclidean), "euclidean");
+  EXPECT_STREQ(lddb::search_status_name(search_status::found), "found");
+  EXPECT_STREQ(lddb::search_status_name(search_status::no_path), "no_path");
+  EXPECT_STREQ(lddb::search_status_name(search_status::invalid_start), "invalid_start");
+  EXPECT_STREQ(lddb::search_status_name(search_status::invalid_goal), "invalid_goal");
+  EXPECT_STREQ(lddb::search_status_name(search_status::rule_mismatch), "rule_mismatch");
+  EXPECT_STREQ(lddb::search_status_name(search_status::budget_exhausted), "budget_exhausted");
+}
+
+TEST(Edge, OneCellWideMaps) {
+  search_context ctx;
+  grid_map row(30, 1), col(1, 30);
+  const auto a = lddb::astar(rule::octile(), row, {0, 0}, {29, 0}, search_options(heuristic_kind::octile), ctx);
+  ASSERT_TRUE(a.found());
+  EXPECT_EQ(a.path.size(), 30u);
+  EXPECT_EQ(a.cost, 29 * lddb::kCostOne);
+  const auto b = lddb::astar(rule::tile(), col, {0, 29}, {0, 0}, search_options(heuristic_kind::manhattan), ctx);
+  ASSERT_TRUE(b.found());
+  EXPECT_EQ(b.cost, 29 * lddb::kCostOne);
+  const auto c = lddb::theta_star(rule::any_angle(), col, {0, 0}, {1, 30}, search_options(heuristic_kind::euclidean), ctx);
+  ASSERT_TRUE(c.found());
+  EXPECT_EQ(c.path, (std::vector<point>{{0, 0}, {1, 30}}));
+  // Along the map's edge: the outside counts as blocked but the edge has a free cell.
+  const auto d = lddb::lazy_theta_star(rule::any_angle(), col, {0, 0}, {0, 30}, search_options(heuristic_kind::euclidean), ctx);
+  ASSERT_TRUE(d.found());
+  EXPECT_EQ(d.path, (std::vector<point>{{0, 0}, {0, 30}}));
+}
+
+TEST(Edge, RecordExpanded) {
+  std::mt19937_64 rng(8);
+  const test_map t = random_map(rng, 30, 30);
+  search_context ctx;
+  search_options o(heuristic_kind::octile);
+  o.record_expanded = true;
+  const point s = random_cell(rng, t), g = random_cell(rng, t);
+  const auto a = lddb::astar(rule::octile(), t.map, s, g, o, ctx);
+  EXPECT_EQ(a.expanded.size(), a.stats.expanded);
+  if (a.found()) {
+    EXPECT_EQ(a.expanded.back(), g);
+  }
+  EXPECT_EQ(a.expanded.front(), s);
+  search_options e(heuristic_kind::euclidean);
+  e.record_expanded = true;
+  const point vs = random_vertex(rng, t), vg = random_vertex(rng, t);
+  const auto th = lddb::theta_star(rule::any_angle(), t.map, vs, vg, e, ctx);
+  EXPECT_EQ(th.expanded.size(), th.stats.expanded);
+  EXPECT_EQ(th.expanded.front(), vs);
+  // Not recorded unless asked.
+  EXPECT_TRUE(lddb::astar(rule::octile(), t.map, s, g, search_options(heuristic_kind::octile), ctx).expanded.empty());
+}
+
+// Any heuristic may be asked for; the inadmissible ones still give legal paths (A* re-opens
+// closed cells when it finds them cheaper, so it also terminates with a correct cost).
+TEST(Heuristics, EveryKindGivesLegalPaths) {
+  std::mt19937_64 rng(2718);
+  search_context ctx;
+  const heuristic_kind all[] = {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile,
+                                heuristic_kind::euclidean};
+  for (int m = 0; m < 40; ++m) {
+    const test_map t = random_map(rng, 5, 25);
+    const point s = random_cell(rng, t), g = random_cell(rng, t);
+    if (s.x < 0) continue;
+    for (const rule& r : cell_rules()) {
+      const double best = oracle::least_cost(r, t.grid, s, g);
+      for (heuristic_kind h : all) {
+        const auto res = lddb::astar(r, t.map, s, g, search_options(h), ctx);
+        ASSERT_EQ(res.found(), best != oracle::kInf);
+        if (!res.found()) continue;
+        const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
+        ASSERT_TRUE(rep.ok) << rep.why;
+        EXPECT_NEAR(lddb::cost_to_double(res.cost), rep.length, kEps);  // the cost is the path's own
+        EXPECT_GE(rep.length, best - kEps);
+      }
+    }
+    const point vs = random_vertex(rng, t), vg = random_vertex(rng, t);
+    const double oct = vertex_oracle{&t.grid, rule::any_angle(), t.grid.width() + 1, t.grid.height() + 1}.eight_neighbour(vs, vg);
+    for (heuristic_kind h : all)
+      for (bool lazy : {false, true}) {
+        const auto res = lazy ? lddb::lazy_theta_star(rule::any_angle(), t.map, vs, vg, search_options(h), ctx)
+                              : lddb::theta_star(rule::any_angle(), t.map, vs, vg, search_options(h), ctx);
+        ASSERT_EQ(res.found(), oct != oracle::kInf);
+        if (!res.found()) continue;
+        const oracle::path_report rep = oracle::check_path(rule::any_angle(), t.grid, std::span<const point>(res.path));
+        ASSERT_TRUE(rep.ok) << rep.why;
+        EXPECT_NEAR(lddb::cost_to_double(res.cost), rep.length, kEps);
+      }
+  }
+}
+
+// The map may change between queries: a warm context must not remember old cells.
+TEST(WarmContext, MapChangesBetweenQueries) {
+  std::mt19937_64 rng(1618);
+  test_map t = random_map(rng, 30, 30);
+  search_context ctx;
+  std::uniform_int_distribution<int> cx(0, t.grid.width() - 1), cy(0, t.grid.height() - 1);
+  for (int step = 0; step < 150; ++step) {
+    // Toggle a few cells.
+    for (int k = 0; k < 3; ++k) {
+      const int x = cx(rng), y = cy(rng);
+      const bool b = !t.grid.blocked(x, y);
+      t.grid.set_blocked(x, y, b);
+      t.map.set_blocked(x, y, b);
+    }
+    const point s = random_cell(rng, t), g = random_cell(rng, t);
+    if (s.x < 0) continue;
+    const rule r = step % 2 ? rule::octile() : rule::tile();
+    const auto res = lddb::astar(r, t.map, s, g, search_options(lddb::default_heuristic(r)), ctx);
+    const double best = oracle::least_cost(r, t.grid, s, g);
+    ASSERT_EQ(res.found(), best != oracle::kInf) << step;
+    if (res.found()) {
+      EXPECT_NEAR(lddb::cost_to_double(res.cost), best, kEps) << step;
+    }
+    const point vs = random_vertex(rng, t), vg = random_vertex(rng, t);
+    const auto th = lddb::theta_star(rule::any_angle(), t.map, vs, vg, search_options(heuristic_kind::euclidean), ctx);
+    const double oct = vertex_oracle{&t.grid, rule::any_angle(), t.grid.width() + 1, t.grid.height() + 1}.eight_neighbour(vs, vg);
+    ASSERT_EQ(th.found(), oct != oracle::kInf) << step;
+    if (th.found()) {
+      const oracle::path_report rep = oracle::check_path(rule::any_angle(), t.grid, std::span<const point>(th.path));
+      EXPECT_TRUE(rep.ok) << rep.why;
+    }
+  }
+}
+
+// ----------------------------------------------------------------------------- determinism, memory
+
+TEST(Determinism, SameQuerySamePath) {
+  std::mt19937_64 rng(31337);
+  search_context a, b;
+  for (int m = 0; m < 20; ++m) {
+    const test_map t = random_map(rng, 20, 60);
+    for (int q = 0; q < 5; ++q) {
+      const point s = random_cell(rng, t), g = random_cell(rng, t);
+      if (s.x < 0) continue;
+      for (const rule& r : cell_rules()) {
+        const auto x = lddb::astar(r, t.map, s, g, search_options(lddb::default_heuristic(r)), a);
+        const auto y = lddb::astar(r, t.map, s, g, search_options(lddb::default_heuristic(r)), a);
+        const auto z = lddb::astar(r, t.map, s, g, search_options(lddb::default_heuristic(r)), b);
+        EXPECT_EQ(x.path, y.path);
+        EXPECT_EQ(x.path, z.path);
+        EXPECT_EQ(x.cost, z.cost);
+        EXPECT_EQ(x.stats.expanded, z.stats.expanded);
+        EXPECT_EQ(x.stats.heap_ops, y.stats.heap_ops);
+      }
+      const point vs = random_vertex(rng, t), vg = random_vertex(rng, t);
+      for (bool lazy : {false, true}) {
+        auto run = [&](search_context& c) {
+          return lazy ? lddb::lazy_theta_star(rule::any_angle(), t.map, vs, vg, search_options(heuristic_kind::euclidean), c)
+                      : lddb::theta_star(rule::any_angle(), t.map, vs, vg, search_options(heuristic_kind::euclidean), c);
+        };
+        const auto x = run(a), y = run(a), z = run(b);
+        EXPECT_EQ(x.path, y.path);
+        EXPECT_EQ(x.path, z.path);
+        EXPECT_EQ(x.stats.los_checks, z.stats.los_checks);
+      }
+    }
+  }
+}
+
+TEST(WarmContext, DoesNotGrow) {
+  std::mt19937_64 rng(12);
+  test_map t{grid_map(128, 96), oracle::grid(128, 96)};
+  std::uniform_int_distribution<int> roll(0, 99);
+  for (int y = 0; y < 96; ++y)
+    for (int x = 0; x < 128; ++x)
+      if (roll(rng) < 25) t.map.set_blocked(x, y, true);
+  search_context ctx;
+  const std::size_t cold = ctx.memory_bytes();
+  auto round = [&](std::uint64_t seed) {
+    std::mt19937_64 q(seed);
+    std::uniform_int_distribution<int> xs(0, 127), ys(0, 95);
+    for (int i = 0; i < 40; ++i) {
+      point s{xs(q), ys(q)}, g{xs(q), ys(q)};
+      if (t.map.blocked(s.x, s.y) || t.map.blocked(g.x, g.y)) continue;
+      (void)lddb::astar(rule::octile(), t.map, s, g, search_options(heuristic_kind::octile), ctx);
+      (void)lddb::astar(rule::tile(), t.map, s, g, search_options(heuristic_kind::zero), ctx);
+      (void)lddb::theta_star(rule::any_angle(), t.map, s, g, search_options(heuristic_kind::euclidean), ctx);
+      (void)lddb::lazy_theta_star(rule::any_angle(), t.map, s, g, search_options(heuristic_kind::euclidean), ctx);
+    }
+  };
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) round(seed);
+  const std::size_t warm = ctx.memory_bytes();
+  EXPECT_GT(warm, cold);
+  // Records for every vertex of the map, and not much more than that.
+  EXPECT_LT(warm, 129u * 97u * 64u);
+  for (int again = 0; again < 3; ++again)
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) round(seed);
+  EXPECT_EQ(ctx.memory_bytes(), warm);
+  // A smaller map reuses the same arrays.
+  const grid_map small(20, 20);
+  (void)lddb::astar(rule::octile(), small, {0, 0}, {19, 19}, search_options(heuristic_kind::zero), ctx);
+  EXPECT_EQ(ctx.memory_bytes(), warm);
+}
+
+// ----------------------------------------------------------------------------- scenario file
+
+TEST(Scenario, Den520dFirst200OctileAStar) {
+  const std::string dir = "/work/shared/maps/dao/";
+  if (!std::filesystem::exists(dir + "den520d.map") || !std::filesystem::exists(dir + "den520d.map.scen"))
+    GTEST_SKIP() << "no den520d map or scenario in " << dir;
+  std::string error;
+  const auto map = lddb::load_map(dir + "den520d.map", &error);
+  ASSERT_TRUE(map) << error;
+  const auto scen = lddb::load_scenario(dir + "den520d.map.scen", &error);
+  ASSERT_TRUE(scen) << error;
+  ASSERT_GE(scen->queries.size(), 200u);
+  search_context ctx;
+  for (std::size_t i = 0; i < 200; ++i) {
+    const auto& q = scen->queries[i];
+    ASSERT_EQ(q.map_width, map->width());
+    ASSERT_EQ(q.map_height, map->height());
+    const auto res = lddb::astar(rule::octile(), *map, q.start, q.goal, search_options(heuristic_kind::octile), ctx);
+    ASSERT_TRUE(res.found()) << "line " << q.line << ": " << res.message;
+    EXPECT_NEAR(res.length, q.optimal, 1e-4) << "line " << q.line;
+    EXPECT_NEAR(lddb::cost_to_double(res.cost), q.optimal, 1e-4) << "line " << q.line;
+  }
+}
+
+}  // namespace

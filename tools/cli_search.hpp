@@ -1,0 +1,146 @@
+// tools/cli_search.hpp: what the search subcommands (solve, bench, render, demo) share.
+//
+// Choosing an algorithm, a rule and a database from the command line (with the defaults
+// and the mismatch errors every command must agree on), running one query with the
+// search timed apart from everything else, checking its path with the independent
+// checker (lddb/checker.hpp), and drawing maps and paths as SVG.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "lddb/checker.hpp"
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/search.hpp"
+
+namespace lddb::cli {
+
+// ----------------------------------------------------------------------------- subcommands
+
+struct solve_args {
+  std::string map;
+  std::string from, to;
+  std::optional<std::string> rule_text, algo, lddb, heuristic;
+  bool smooth = false;
+  bool json = false;
+};
+int run_solve(const solve_args& args);
+
+struct bench_args {
+  std::string scen;  // a .scen file or a folder searched for *.scen
+  std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths;
+  std::string algo = "block-astar";
+  bool smooth = false;
+  std::optional<std::uint64_t> limit;  // queries per scenario file
+};
+int run_bench(const bench_args& args);
+
+struct render_args {
+  std::string map;
+  std::optional<std::string> from, to, rule_text, lddb, heuristic;
+  std::vector<std::string> algos;
+  bool smooth = false;
+  std::string out;
+};
+int run_render(const render_args& args);
+
+struct demo_args {
+  std::string out = "lddb-demo.svg";
+  int queries = 20;
+};
+int run_demo(const demo_args& args);
+
+// ----------------------------------------------------------------------------- set-up
+
+enum class algorithm : std::uint8_t { block_astar, astar, theta, lazy_theta };
+const char* algorithm_name(algorithm a);
+// "block-astar", "astar", "theta", "lazy-theta"; throws usage_error naming `option`.
+algorithm parse_algorithm(const std::string& text, const std::string& option);
+// "zero", "manhattan", "octile", "euclidean"; throws usage_error naming `option`.
+heuristic_kind parse_heuristic(const std::string& text, const std::string& option);
+// "X,Y" (spaces allowed around the numbers); throws usage_error naming `option`.
+point parse_point(const std::string& text, const std::string& option);
+
+// The folder of shipped databases: $LDDB_DATA_DIR, else the source tree's lddb/.
+std::string default_data_dir();
+
+// An algorithm with its rule, database and heuristic, resolved from the options:
+//  - the rule comes from --lddb when given (and --rule must then agree), else --rule, else
+//    octile (any-angle for theta and lazy-theta);
+//  - block-astar opens --lddb, else the shipped <data dir>/<rule>-4.lddb;
+//  - astar needs a cell rule (tile, octile), theta and lazy-theta any-angle.
+// Throws usage_error for a wrong combination and failure for a missing or bad database.
+struct search_setup {
+  algorithm algo = algorithm::block_astar;
+  rule movement;
+  std::shared_ptr<const database> db;  // block-astar only
+  std::string db_path;
+  heuristic_kind heuristic = heuristic_kind::octile;
+  bool smooth = false;
+  std::string label() const;  // "block-astar (octile)"
+};
+struct setup_options {
+  std::optional<std::string> rule_text, lddb, heuristic;
+  bool smooth = false;
+};
+search_setup make_setup(algorithm algo, const setup_options& options);
+// The block size a map must have for this search (the database's, else 4).
+int block_size_for(const search_setup& s);
+
+// Opens a database or throws failure naming it.
+std::shared_ptr<const database> open_database(const std::string& path);
+// Loads a map or throws failure naming the file and line.
+grid_map load_map_or_fail(const std::string& path, int block);
+
+// Is `p` a usable start/goal for the rule on this map? Empty when it is, else why
+// ("(3,4) is blocked", "(600,2) is off the 512x512 map").
+std::string endpoint_problem(const rule& r, const grid_map& map, point p);
+
+// ----------------------------------------------------------------------------- one query
+
+struct query_run {
+  search_result result;       // as the search returned it (path unsmoothed)
+  std::vector<point> path;    // the path reported: smoothed when asked for
+  double length = 0;          // of `path`, from the checker when valid, else path_length
+  std::uint64_t search_ns = 0;  // the search call alone
+  std::uint64_t smooth_ns = 0;  // smooth_path alone
+  check_result check;         // of `path`; valid is false when no path was found
+};
+query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
+                    bool record_expanded = false);
+
+// ----------------------------------------------------------------------------- output
+
+// "(3,4)"; "(1,2) (3,4) ..." for a list.
+std::string point_text(point p);
+std::string points_text(const std::vector<point>& pts);
+// A length with 4 decimals, "-" for none.
+std::string format_length(double v);
+std::string format_fixed(double v, int decimals);
+
+// Writes `content` to "<path>.tmp-<pid>" and renames it over `path`; throws failure
+// naming the file.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// An SVG picture of a map with the searches drawn on it.
+struct svg_search {
+  std::string label;            // e.g. "block-astar (any-angle)"
+  const search_setup* setup = nullptr;
+  const query_run* run = nullptr;
+};
+struct svg_picture {
+  const grid_map* map = nullptr;
+  std::string title;
+  std::optional<point> start, goal;
+  bool vertices = false;        // start and goal are corners (any-angle) rather than cells
+  int block_lines = 0;          // draw block boundaries every this many cells (0: none)
+  std::vector<svg_search> searches;
+};
+std::string render_svg(const svg_picture& picture);
+
+}  // namespace lddb::cli

@@ -1,0 +1,215 @@
+// tools/cmd_bench.cpp: `lddb bench`: every query of Moving AI scenario files.
+//
+// One search_context serves every query; only the search call is timed (steady_clock),
+// not loading, smoothing or checking. Each path is checked by the independent checker.
+// For any-angle rules a scenario's start and goal cells give the start and goal vertices,
+// their top-left corners (SEMANTICS.md), which have the same coordinates.
+//
+// Output: an optional CSV with one row per query, an optional file of paths (one query a
+// line), and a summary per map, per folder and overall. Exit status 1 when a path is
+// missing or invalid, or (octile rule) a length differs from the scenario's optimum.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli_search.hpp"
+
+namespace lddb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct totals {
+  std::uint64_t queries = 0, found = 0, invalid = 0, mismatches = 0;
+  double length = 0, optimal = 0, expanded = 0, microseconds = 0;
+  void add(const query_run& q, double optimal_length, bool mismatch) {
+    ++queries;
+    optimal += optimal_length;
+    expanded += static_cast<double>(q.result.stats.expanded);
+    microseconds += static_cast<double>(q.search_ns) / 1000.0;
+    if (q.result.found()) {
+      ++found;
+      length += q.length;
+      if (!q.check.valid) ++invalid;
+    }
+    if (mismatch) ++mismatches;
+  }
+  std::vector<std::string> row(const std::string& name, bool octile) const {
+    const double n = static_cast<double>(std::max<std::uint64_t>(queries, 1));
+    const double f = static_cast<double>(std::max<std::uint64_t>(found, 1));
+    return {name,
+            std::to_string(queries),
+            std::to_string(found),
+            found ? format_fixed(length / f, 3) : "-",
+            format_fixed(optimal / n, 3),
+            format_fixed(expanded / n, 1),
+            format_fixed(microseconds / n, 2),
+            std::to_string(invalid),
+            octile ? std::to_string(mismatches) : "-"};
+  }
+};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::vector<std::string> scenario_files(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) return {path};
+  if (!fs::is_directory(path, ec)) throw failure("--scen: " + path + ": no such file or folder");
+  std::vector<std::string> files;
+  for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".scen" && it->is_regular_file(ec)) files.push_back(it->path().string());
+  if (ec) throw failure("--scen: " + path + ": cannot list: " + ec.message());
+  if (files.empty()) throw failure("--scen: " + path + ": the folder holds no .scen file");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+int run_bench(const bench_args& a) {
+  const algorithm algo = parse_algorithm(a.algo, "--algo");
+  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth});
+  std::error_code ec;
+  if (a.map && fs::is_directory(a.scen, ec))
+    throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");
+  if (a.limit && *a.limit == 0) throw usage_error("--limit must be at least 1");
+  const std::vector<std::string> files = scenario_files(a.scen);
+  const bool scen_is_folder = fs::is_directory(a.scen, ec);
+  const int block = block_size_for(s);
+  const bool octile = s.movement == rule::octile();  // the rule the scenarios' optima are for
+
+  std::string csv = "id,scenario,line,map,bucket,start_x,start_y,goal_x,goal_y,status,length,optimal,expanded,"
+                    "heap_ops,nanoseconds,valid";
+  csv += s.smooth ? ",smooth_nanoseconds\n" : "\n";
+  std::string paths;
+  std::map<std::string, totals> per_map, per_folder;
+  std::vector<std::string> map_order, folder_order;
+  totals all;
+  std::string first_problem;
+
+  search_context ctx;
+  std::string loaded_path;
+  std::optional<grid_map> map;
+  std::uint64_t id = 0;
+  // Progress on stderr when it is a terminal: long benchmarks take minutes.
+  const bool progress = ::isatty(::fileno(stderr)) != 0;
+  for (std::size_t file_index = 0; file_index < files.size(); ++file_index) {
+    const std::string& file = files[file_index];
+    std::string error;
+    const std::optional<scenario> sc = load_scenario(file, &error);
+    if (!sc) throw failure(error);
+    // Folders are shown relative to --scen when it is a folder.
+    const fs::path parent = fs::path(file).parent_path();
+    std::string folder = scen_is_folder ? parent.lexically_relative(a.scen).string() : parent.string();
+    if (folder.empty()) folder = ".";
+    std::uint64_t taken = 0;
+    for (const scenario_query& q : sc->queries) {
+      if (a.limit && taken >= *a.limit) break;
+      ++taken;
+      const std::string map_path = a.map ? *a.map : sc->resolve_map(q);
+      if (!map || map_path != loaded_path) {
+        if (!fs::exists(map_path, ec))
+          throw failure(file + ":" + std::to_string(q.line) + ": map " + q.map + " not found (looked for " + map_path +
+                        "; give it with --map)");
+        map = load_map_or_fail(map_path, block);
+        loaded_path = map_path;
+      }
+      if (map->width() != q.map_width || map->height() != q.map_height)
+        throw failure(file + ":" + std::to_string(q.line) + ": the scenario says the map is " +
+                      std::to_string(q.map_width) + "x" + std::to_string(q.map_height) + ", but " + map_path + " is " +
+                      std::to_string(map->width()) + "x" + std::to_string(map->height()));
+
+      if (progress && taken % 64 == 1)
+        std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu of %zu   ", file_index + 1, files.size(),
+                     fs::path(file).filename().string().c_str(), static_cast<unsigned long long>(taken),
+                     sc->queries.size());
+      const query_run r = run_query(s, *map, q.start, q.goal, ctx);
+      const bool mismatch = octile && r.result.found() && r.check.valid &&
+                            std::abs(r.length - q.optimal) > q.optimal_tolerance;
+      if (first_problem.empty()) {
+        const std::string where = file + ":" + std::to_string(q.line) + ": ";
+        if (!r.result.found())
+          first_problem = where + search_status_name(r.result.status) + " " + r.result.message;
+        else if (!r.check.valid)
+          first_problem = where + "invalid path: " + r.check.error;
+        else if (mismatch)
+          first_problem = where + "length " + format_length(r.length) + " but the scenario's optimum is " +
+                          format_length(q.optimal);
+      }
+      if (!per_map.count(map_path)) map_order.push_back(map_path);
+      if (!per_folder.count(folder)) folder_order.push_back(folder);
+      per_map[map_path].add(r, q.optimal, mismatch);
+      per_folder[folder].add(r, q.optimal, mismatch);
+      all.add(r, q.optimal, mismatch);
+
+      if (a.csv) {
+        csv += std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(map_path) + "," +
+               std::to_string(q.bucket) + "," + std::to_string(q.start.x) + "," + std::to_string(q.start.y) + "," +
+               std::to_string(q.goal.x) + "," + std::to_string(q.goal.y) + "," + search_status_name(r.result.status) + "," +
+               (r.result.found() ? format_fixed(r.length, 6) : "") + "," + format_fixed(q.optimal, 5) + "," +
+               std::to_string(r.result.stats.expanded) + "," + std::to_string(r.result.stats.heap_ops) + "," +
+               std::to_string(r.search_ns) + "," + (r.check.valid ? "1" : "0");
+        if (s.smooth) csv += "," + std::to_string(r.smooth_ns);
+        csv += "\n";
+      }
+      if (a.paths) {
+        paths += std::to_string(id);
+        for (const point& p : r.path) paths += " " + std::to_string(p.x) + "," + std::to_string(p.y);
+        paths += "\n";
+      }
+      ++id;
+    }
+  }
+  if (progress) std::fprintf(stderr, "\r%60s\r", "");
+  if (a.csv) write_file_atomically(*a.csv, csv);
+  if (a.paths) write_file_atomically(*a.paths, paths);
+
+  std::printf("%s, heuristic %s%s%s; %zu scenario file%s, %llu queries\n", s.label().c_str(),
+              heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "",
+              s.db ? (", database " + s.db_path).c_str() : "", files.size(), files.size() == 1 ? "" : "s",
+              static_cast<unsigned long long>(all.queries));
+  if (!octile)
+    std::printf("(the scenarios' optimal lengths are octile optima; rule %s is not checked against them)\n",
+                s.movement.name().c_str());
+  const std::vector<std::string> heading{"",        "queries",    "found",   "mean length", "mean optimal",
+                                         "mean expanded", "mean \u00b5s", "invalid", "mismatches"};
+  const std::vector<int> right{1, 2, 3, 4, 5, 6, 7, 8};
+  std::vector<std::vector<std::string>> rows{heading};
+  rows[0][0] = "map";
+  for (const std::string& m : map_order) rows.push_back(per_map[m].row(fs::path(m).filename().string(), octile));
+  std::printf("\n");
+  print_table(stdout, rows, right);
+  rows = {heading};
+  rows[0][0] = "folder";
+  for (const std::string& f : folder_order) rows.push_back(per_folder[f].row(f, octile));
+  rows.push_back(all.row("all", octile));
+  std::printf("\n");
+  print_table(stdout, rows, right);
+  if (a.csv) std::printf("\nwrote %s (%llu rows)\n", a.csv->c_str(), static_cast<unsigned long long>(id));
+  if (a.paths) std::printf("wrote %s\n", a.paths->c_str());
+  std::fflush(stdout);
+
+  const std::uint64_t missing = all.queries - all.found;
+  if (missing || all.invalid || all.mismatches) {
+    std::fprintf(stderr, "lddb bench: %llu without a path, %llu invalid, %llu octile mismatches; first: %s\n",
+                 static_cast<unsigned long long>(missing), static_cast<unsigned long long>(all.invalid),
+                 static_cast<unsigned long long>(all.mismatches), first_problem.c_str());
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace lddb::cli

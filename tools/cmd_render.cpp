@@ -1,0 +1,114 @@
+// tools/cmd_render.cpp: `lddb render`: a map, and the searches of one query, as SVG.
+//
+// Free and blocked cells (blocked runs merged into rectangles, so a 512x512 map stays
+// small), block boundaries when Block A* is drawn, what each search expanded (blocks for
+// Block A*, cells or vertices for the others) shaded in its colour, each path as a
+// polyline (through cell centres for tile and octile, through corners for any-angle),
+// start and goal markers and a legend. Written atomically.
+#include <cstdio>
+#include <filesystem>
+
+#include "cli_search.hpp"
+
+namespace lddb::cli {
+
+int run_render(const render_args& a) {
+  if (a.from.has_value() != a.to.has_value()) throw usage_error(a.from ? "--from needs --to" : "--to needs --from");
+  // Each --algo is NAME or NAME:RULE (block-astar:any-angle, astar:tile); the rule after the
+  // first ':' overrides --rule for that algorithm. --lddb serves the block-astar entries
+  // whose rule it holds; a block-astar entry with another rule uses the shipped database.
+  std::shared_ptr<const database> given_db = a.lddb ? open_database(*a.lddb) : nullptr;
+  std::vector<search_setup> setups;
+  std::vector<std::string> specs = a.algos;
+  if (specs.empty() && a.from) specs.push_back("block-astar");
+  for (const std::string& spec : specs) {
+    const std::size_t colon = spec.find(':');
+    const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
+    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth};
+    if (colon != std::string::npos) {
+      std::string why;
+      const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
+      if (!own) throw usage_error("--algo " + spec + ": " + why);
+      o.rule_text = own->name();
+    }
+    if (algo == algorithm::block_astar && given_db) {
+      const bool fits = colon == std::string::npos || *rule::parse(*o.rule_text) == given_db->movement();
+      if (fits) o.lddb = a.lddb;
+    }
+    setups.push_back(make_setup(algo, o));
+  }
+  std::optional<point> from, to;
+  if (a.from) {
+    from = parse_point(*a.from, "--from");
+    to = parse_point(*a.to, "--to");
+  }
+  // Each search gets the map with its database's block size; the block lines drawn are
+  // those of the first Block A*.
+  const int first_block = [&] {
+    for (const search_setup& s : setups)
+      if (s.db) return s.db->info().block;
+    return 4;
+  }();
+  const grid_map map = load_map_or_fail(a.map, first_block);
+
+  svg_picture pic;
+  pic.map = &map;
+  pic.title = std::filesystem::path(a.map).filename().string() + " (" + std::to_string(map.width()) + "x" + std::to_string(map.height()) + ")";
+  bool any_cells = false;
+  for (const search_setup& s : setups) {
+    if (!s.movement.on_vertices()) any_cells = true;
+    if (s.algo == algorithm::block_astar && !pic.block_lines) pic.block_lines = block_size_for(s);
+  }
+  pic.vertices = !setups.empty() && !any_cells;
+  std::vector<query_run> runs;
+  runs.reserve(setups.size());
+  if (from) {
+    pic.title += ": " + point_text(*from) + " to " + point_text(*to);
+    for (const search_setup& s : setups) {
+      if (std::string why = endpoint_problem(s.movement, map, *from); !why.empty())
+        throw usage_error("--from: " + why + " in " + a.map);
+      if (std::string why = endpoint_problem(s.movement, map, *to); !why.empty())
+        throw usage_error("--to: " + why + " in " + a.map);
+    }
+    pic.start = from;
+    pic.goal = to;
+    search_context ctx;
+    for (const search_setup& s : setups) {
+      grid_map own = map;
+      own.set_block_size(block_size_for(s));
+      // Timed without recording what it expands, then again recording it for the picture.
+      const query_run timed = run_query(s, own, *from, *to, ctx);
+      runs.push_back(run_query(s, own, *from, *to, ctx, true));
+      runs.back().search_ns = timed.search_ns;
+      runs.back().smooth_ns = timed.smooth_ns;
+    }
+  }
+  for (std::size_t k = 0; k < setups.size(); ++k)
+    pic.searches.push_back(svg_search{setups[k].label() + (setups[k].smooth ? ", smoothed" : ""), &setups[k],
+                                      k < runs.size() ? &runs[k] : nullptr});
+
+  write_file_atomically(a.out, render_svg(pic));
+  std::printf("wrote %s\n", a.out.c_str());
+  int bad = 0;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const query_run& r = runs[k];
+    const std::string what = setups[k].label();
+    if (!r.result.found()) {
+      std::printf("%s: %s %s\n", what.c_str(), search_status_name(r.result.status), r.result.message.c_str());
+      ++bad;
+    } else {
+      std::printf("%s: length %s, expanded %llu, %.1f \u00b5s, %s\n", what.c_str(), format_length(r.length).c_str(),
+                  static_cast<unsigned long long>(r.result.stats.expanded), static_cast<double>(r.search_ns) / 1000.0,
+                  r.check.valid ? "valid" : ("INVALID: " + r.check.error).c_str());
+      if (!r.check.valid) ++bad;
+    }
+  }
+  std::fflush(stdout);
+  if (bad) {
+    std::fprintf(stderr, "lddb render: %d search%s found no valid path (drawn anyway)\n", bad, bad == 1 ? "" : "es");
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace lddb::cli

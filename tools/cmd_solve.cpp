@@ -1,0 +1,93 @@
+// tools/cmd_solve.cpp: `lddb solve`: one query on a map, its path checked.
+//
+// Prints the waypoints, length, expansions, heap operations, time and status, then what
+// the independent checker (lddb/checker.hpp) says of the path. Exit status 0 when a path
+// was found and is valid, 1 when there is no path or the path is invalid.
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_search.hpp"
+
+namespace lddb::cli {
+
+int run_solve(const solve_args& a) {
+  const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
+  const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
+  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth});
+  const grid_map map = load_map_or_fail(a.map, block_size_for(s));
+  if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
+    throw usage_error("--from: " + why + " in " + a.map);
+  if (std::string why = endpoint_problem(s.movement, map, to); !why.empty())
+    throw usage_error("--to: " + why + " in " + a.map);
+
+  search_context ctx;
+  const query_run q = run_query(s, map, from, to, ctx);
+  const search_result& r = q.result;
+  const double us = static_cast<double>(q.search_ns) / 1000.0;
+  const char* points = s.movement.on_vertices() ? "vertices" : "cells";
+
+  if (a.json) {
+    nlohmann::json j;
+    j["map"] = a.map;
+    j["width"] = map.width();
+    j["height"] = map.height();
+    j["algorithm"] = algorithm_name(s.algo);
+    j["rule"] = s.movement.name();
+    j["points"] = points;
+    j["database"] = s.db ? nlohmann::json(s.db_path) : nlohmann::json(nullptr);
+    j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
+    j["heuristic"] = heuristic_name(s.heuristic);
+    j["smoothed"] = s.smooth;
+    j["from"] = {from.x, from.y};
+    j["to"] = {to.x, to.y};
+    j["status"] = search_status_name(r.status);
+    if (!r.message.empty()) j["message"] = r.message;
+    nlohmann::json path = nlohmann::json::array();
+    for (const point& p : q.path) path.push_back({p.x, p.y});
+    j["path"] = path;
+    j["length"] = r.found() ? nlohmann::json(q.length) : nlohmann::json(nullptr);
+    j["cost"] = r.found() ? nlohmann::json(cost_to_double(r.cost)) : nlohmann::json(nullptr);
+    j["expanded"] = r.stats.expanded;
+    j["generated"] = r.stats.generated;
+    j["heap_ops"] = r.stats.heap_ops;
+    j["los_checks"] = r.stats.los_checks;
+    j["microseconds"] = us;
+    if (s.smooth) j["smooth_microseconds"] = static_cast<double>(q.smooth_ns) / 1000.0;
+    j["valid"] = q.check.valid;
+    if (r.found() && !q.check.valid) j["check_error"] = q.check.error;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
+    std::printf("algorithm  %s, rule %s, heuristic %s%s\n", algorithm_name(s.algo), s.movement.name().c_str(),
+                heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "");
+    if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
+    std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
+    std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());
+    if (r.found()) {
+      std::printf("length     %s\n", format_length(q.length).c_str());
+      std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
+    }
+    std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
+                s.algo == algorithm::block_astar ? "blocks" : points);
+    std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
+    std::printf("time       %.1f \u00b5s%s\n", us,
+                s.smooth ? (" (+ " + format_fixed(static_cast<double>(q.smooth_ns) / 1000.0, 1) + " \u00b5s smoothing)").c_str()
+                         : "");
+    if (r.found())
+      std::printf("check      %s\n", q.check.valid ? "valid" : ("INVALID: " + q.check.error).c_str());
+  }
+  std::fflush(stdout);
+  if (!r.found()) {
+    std::fprintf(stderr, "lddb solve: %s from %s to %s in %s\n", search_status_name(r.status), point_text(from).c_str(),
+                 point_text(to).c_str(), a.map.c_str());
+    return kExitFailure;
+  }
+  if (!q.check.valid) {
+    std::fprintf(stderr, "lddb solve: the %s path is invalid: %s\n", algorithm_name(s.algo), q.check.error.c_str());
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace lddb::cli
