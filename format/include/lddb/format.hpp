@@ -96,7 +96,7 @@ struct database_image {
   std::vector<std::uint32_t> path_offset;
   std::vector<std::uint8_t> paths;
   std::string manifest;                    // opaque bytes (the generator's recipe)
-  int zstd_level = 19;
+  int zstd_level = 9;
 };
 
 // Writes atomically: to "<path>.tmp-<pid>", fsync, then rename over path. On failure the

@@ -26,7 +26,9 @@ struct recipe {
   rule movement = rule::octile();
   int block = 4;
   bool use_symmetry = true;  // reduce patterns by the rule's symmetries
-  int zstd_level = 19;       // 0 stores every section uncompressed
+  // 9 keeps b = 4 generation well under 0.2 s; 19 saves about a fifth of the bytes at
+  // several times the time. 0 stores every section uncompressed.
+  int zstd_level = 9;
   std::string generator_version = kGeneratorVersion;
 
   friend bool operator==(const recipe&, const recipe&) = default;
