@@ -50,6 +50,7 @@ struct block_slot {
   cost_t heap_h;          // h of the point that gave heap_value: ties go to the deeper block
   int heap_pos;           // -1 when not in OPEN
   int goal_index;         // >= 0 for a block that contains the goal
+  std::array<int, 9> neighbour;  // slots of the blocks around, by (ox + 1) * 3 + (oy + 1)
   std::array<cost_t, kMaxBoundary> g;
   std::array<parent_ref, kMaxBoundary> parent;
 };
@@ -132,7 +133,8 @@ class block_search {
         opt_(opt),
         st_(st),
         b_(shape_.block()),
-        n_(shape_.boundary_count()) {}
+        n_(shape_.boundary_count()),
+        octile_pairs_(db.info().encoding == cost_encoding::octile_pair) {}
 
   search_result run();
 
@@ -180,6 +182,7 @@ class block_search {
   const search_options& opt_;
   block_search_state& st_;
   int b_, n_;
+  bool octile_pairs_;
   search_stats stats_;
 
   // The best path found so far: through goal block `best_goal_` and its point `best_point_`,
@@ -248,6 +251,11 @@ int block_search::slot_of(int bx, int by, bool create) {
   slot.heap_pos = -1;
   slot.goal_index = -1;
   slot.g.fill(kUnreachable);
+  for (int k = 0; k < 9; ++k) {
+    const int nbx = bx + k / 3 - 1, nby = by + k % 3 - 1;
+    slot.neighbour[static_cast<std::size_t>(k)] =
+        (nbx < 0 || nby < 0 || nbx >= map_.blocks_x() || nby >= map_.blocks_y()) ? -2 : -1;
+  }
   st_.candidate.push_back({kUnreachable, 0});
   return s;
 }
@@ -378,20 +386,28 @@ void block_search::expand(int s, std::uint32_t ingress) {
       best[static_cast<std::size_t>(x)] = cur.g[static_cast<std::size_t>(x)];
       from[static_cast<std::size_t>(x)] = -1;
     }
-    for (std::uint32_t m = ingress; m; m &= m - 1) {
-      const int y = __builtin_ctz(m);
-      const cost_t gy = cur.g[static_cast<std::size_t>(y)];
-      for (std::uint32_t e = cur.usable & ~(1u << y); e; e &= e - 1) {
-        const int x = __builtin_ctz(e);
-        const std::uint16_t v = costs.stored(y, x);
-        if (v == kStoredUnreachable) continue;
-        const cost_t total = gy + costs.decode(v);
-        if (total < best[static_cast<std::size_t>(x)]) {
-          best[static_cast<std::size_t>(x)] = total;
-          from[static_cast<std::size_t>(x)] = y;
+    // The min-plus product of ingress g-values and the block's costs, with the cost
+    // decoding chosen once, outside the loops.
+    auto min_plus = [&](auto decode) {
+      for (std::uint32_t m = ingress; m; m &= m - 1) {
+        const int y = __builtin_ctz(m);
+        const cost_t gy = cur.g[static_cast<std::size_t>(y)];
+        for (std::uint32_t e = cur.usable & ~(1u << y); e; e &= e - 1) {
+          const int x = __builtin_ctz(e);
+          const std::uint16_t v = costs.stored(y, x);
+          if (v == kStoredUnreachable) continue;
+          const cost_t total = gy + decode(v);
+          if (total < best[static_cast<std::size_t>(x)]) {
+            best[static_cast<std::size_t>(x)] = total;
+            from[static_cast<std::size_t>(x)] = y;
+          }
         }
       }
-    }
+    };
+    if (octile_pairs_)
+      min_plus([d = rule_.diagonal](std::uint16_t v) { return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d; });
+    else
+      min_plus([sh = db_.info().scale_log2](std::uint16_t v) { return cost_t{v} << (kCostShift - sh); });
     for (int x = 0; x < n_; ++x) {
       if (from[static_cast<std::size_t>(x)] < 0) continue;
       cur.g[static_cast<std::size_t>(x)] = best[static_cast<std::size_t>(x)];
@@ -407,18 +423,13 @@ void block_search::expand(int s, std::uint32_t ingress) {
   neighbourhood around{{}, b_};
   if (!rule_.on_vertices())
     for (int k = 0; k < 9; ++k) around.codes[static_cast<std::size_t>(k)] = map_.block_code(bx + k % 3 - 1, by + k / 3 - 1);
-  // The eight neighbours' slots, looked up once per expansion (-1: not yet looked up,
-  // -2: off the map, -3: not created yet).
-  std::array<int, 9> neighbour_slot;
-  for (int k = 0; k < 9; ++k) {
-    const int nbx = bx + k / 3 - 1, nby = by + k % 3 - 1;
-    neighbour_slot[static_cast<std::size_t>(k)] =
-        (nbx < 0 || nby < 0 || nbx >= map_.blocks_x() || nby >= map_.blocks_y()) ? -2 : -1;
-  }
+  // The neighbours' slots, kept in the slot across its expansions (-1: not looked up,
+  // -2: off the map; -3, for this expansion only: looked up and absent). A local copy:
+  // creating a slot may move the slots.
+  std::array<int, 9> neighbour_slot = st_.slots[static_cast<std::size_t>(s)].neighbour;
   for (std::uint32_t m = out; m; m &= m - 1) {
     const int x = __builtin_ctz(m);
-    const block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
-    const cost_t gx = cur.g[static_cast<std::size_t>(x)];
+    const cost_t gx = st_.slots[static_cast<std::size_t>(s)].g[static_cast<std::size_t>(x)];
     const point lx = shape_.boundary_point(x);
     for (const link& l : st_.links[static_cast<std::size_t>(x)]) {
       int& ns = neighbour_slot[static_cast<std::size_t>((l.ox + 1) * 3 + (l.oy + 1))];
@@ -435,7 +446,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
       } else if (!step_legal(rule_, around, lx.x, lx.y, l.dx, l.dy)) {
         continue;
       }
-      if (ns < 0) ns = slot_of(bx + l.ox, by + l.oy);  // may grow slots: no references across this call
+      if (ns < 0) ns = slot_of(bx + l.ox, by + l.oy);  // creates it
       block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
       nb.g[l.target] = ng;
       nb.parent[l.target] = {via::neighbour, static_cast<std::uint8_t>(x), static_cast<std::uint32_t>(s)};
@@ -447,6 +458,9 @@ void block_search::expand(int s, std::uint32_t ingress) {
       if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
     }
   }
+  for (int& ns : neighbour_slot)
+    if (ns == -3) ns = -1;
+  st_.slots[static_cast<std::size_t>(s)].neighbour = neighbour_slot;
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
   for (int ns : st_.touched) {
     const block_search_state::key k = st_.candidate[static_cast<std::size_t>(ns)];

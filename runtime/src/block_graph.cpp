@@ -21,13 +21,13 @@ struct key {
 };
 
 // A small binary min-heap of (key, state), ties to the lower state; stale entries are
-// skipped by the caller.
+// skipped by the caller. Items are a trivial type so the array costs nothing to set up.
 class state_heap {
  public:
   bool empty() const { return size_ == 0; }
   void push(key k, int s) {
     int i = size_++;
-    items_[static_cast<std::size_t>(i)] = {k, s};
+    items_[static_cast<std::size_t>(i)] = {k.cost, k.extra, s};
     while (i > 0) {
       const int p = (i - 1) / 2;
       if (!less(i, p)) break;
@@ -36,7 +36,7 @@ class state_heap {
     }
   }
   std::pair<key, int> pop() {
-    const auto top = items_[0];
+    const item top = items_[0];
     items_[0] = items_[static_cast<std::size_t>(--size_)];
     int i = 0;
     while (true) {
@@ -48,19 +48,23 @@ class state_heap {
       std::swap(items_[static_cast<std::size_t>(i)], items_[static_cast<std::size_t>(m)]);
       i = m;
     }
-    return top;
+    return {key{top.cost, top.extra}, top.state};
   }
 
  private:
+  struct item {
+    cost_t cost;
+    int extra, state;
+  };
   bool less(int a, int b) const {
-    const auto& x = items_[static_cast<std::size_t>(a)];
-    const auto& y = items_[static_cast<std::size_t>(b)];
-    if (x.first < y.first) return true;
-    if (y.first < x.first) return false;
-    return x.second < y.second;
+    const item& x = items_[static_cast<std::size_t>(a)];
+    const item& y = items_[static_cast<std::size_t>(b)];
+    if (x.cost != y.cost) return x.cost < y.cost;
+    if (x.extra != y.extra) return x.extra < y.extra;
+    return x.state < y.state;
   }
   // One push per improvement; a state improves at most once per incoming move.
-  std::array<std::pair<key, int>, kMaxStates * 8> items_;  // no zeroing: only [0, size_) is read
+  std::array<item, kMaxStates * 8> items_;  // only [0, size_) is ever read
   int size_ = 0;
 };
 
