@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Measures the database figures in docs/benchmarks.md: b=4 generation time per rule
+# (hyperfine, whole `lddb gen` command, 2 threads), open + verify and lookups
+# (Google Benchmark, build/tools/bench_lddb). Run on a quiet machine after a Release build.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores"
+for rule in tile octile any-angle; do
+  hyperfine --warmup 2 --runs 10 --style basic --export-markdown "$out/$rule.md" \
+    "build/tools/lddb gen --rule $rule --block 4 --threads 2 --out $out/$rule-4.lddb" >/dev/null
+  tail -n 1 "$out/$rule.md"
+done
+build/tools/bench_lddb --benchmark_filter='OpenVerify|CostLookup' --benchmark_repetitions=5 \
+  --benchmark_report_aggregates_only=true
