@@ -488,8 +488,8 @@ class verifier {
     for (std::uint32_t t = 0; t < f_.path_tables; ++t) {
       start[t] = static_cast<std::uint32_t>(pos);
       if (pos == paths.size())
-        return failure{status::bad_section, "section PATH holds " + num(t) + (t == 1 ? " path table" : " path tables") + "; the header declares " +
-                                                num(f_.path_tables)};
+        return failure{status::bad_section, "section PATH holds " + num(t) + (t == 1 ? " path table" : " path tables") +
+                                                "; the header declares " + num(f_.path_tables)};
       if (auto why = layout::parse_path_table(paths, pos, *shape_))
         return failure{status::bad_section, "section PATH: path table " + num(t) + " " + *why};
     }
