@@ -12,6 +12,7 @@
 #include <bit>
 #include <string>
 
+#include "context.hpp"
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
@@ -25,15 +26,6 @@ namespace {
 
 std::string cell_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
 
-// Empty when the cell can be a start or goal, else why not.
-std::string check_cell(const grid_map& map, point p, const char* what) {
-  if (!map.in_bounds(p.x, p.y))
-    return std::string(what) + " cell " + cell_text(p) + " is off the " + std::to_string(map.width()) + "x" +
-           std::to_string(map.height()) + " map (cells 0.." + std::to_string(map.width() - 1) + " x 0.." +
-           std::to_string(map.height() - 1) + ")";
-  if (map.blocked(p.x, p.y)) return std::string(what) + " cell " + cell_text(p) + " is blocked";
-  return {};
-}
 
 template <heuristic_kind H>
 void astar_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
@@ -121,24 +113,7 @@ search_result astar(const rule& r, const grid_map& map, point start, point goal,
                   " is on vertices: use theta_star() or lazy_theta_star()";
     return res;
   }
-  if (std::string why = check_cell(map, start, "start"); !why.empty()) {
-    res.status = search_status::invalid_start;
-    res.message = std::move(why);
-    return res;
-  }
-  if (std::string why = check_cell(map, goal, "goal"); !why.empty()) {
-    res.status = search_status::invalid_goal;
-    res.message = std::move(why);
-    return res;
-  }
-  if (start == goal) {
-    res.status = search_status::found;
-    res.path = {start};
-    res.cost = 0;
-    res.length = 0;
-    if (options.record_expanded) res.expanded = {start};
-    return res;
-  }
+  if (!prepare_endpoints(r, map, start, goal, options, res)) return res;
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:

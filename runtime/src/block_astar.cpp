@@ -471,38 +471,13 @@ void block_search::expand(int s, std::uint32_t ingress) {
 
 search_result block_search::run() {
   search_result r;
-  const bool vertices = rule_.on_vertices();
-  auto valid = [&](point p) {
-    if (vertices) return p.x >= 0 && p.y >= 0 && p.x <= map_.width() && p.y <= map_.height() && vertex_usable(map_, p.x, p.y);
-    return map_.in_bounds(p.x, p.y) && !map_.blocked(p.x, p.y);
-  };
-  auto describe = [&](const char* what, point p) {
-    const bool off = vertices ? (p.x < 0 || p.y < 0 || p.x > map_.width() || p.y > map_.height()) : !map_.in_bounds(p.x, p.y);
-    return std::string(what) + (vertices ? " vertex (" : " cell (") + std::to_string(p.x) + "," + std::to_string(p.y) +
-           ") " + (off ? "is off the map" : (vertices ? "touches no free cell" : "is blocked"));
-  };
   if (map_.block() != b_) {
     r.status = search_status::rule_mismatch;
     r.message = "map is cut into " + std::to_string(map_.block()) + "x" + std::to_string(map_.block()) +
                 " blocks but " + db_.path() + " holds " + std::to_string(b_) + "x" + std::to_string(b_) + " blocks";
     return r;
   }
-  if (!valid(start_)) {
-    r.status = search_status::invalid_start;
-    r.message = describe("start", start_);
-    return r;
-  }
-  if (!valid(goal_)) {
-    r.status = search_status::invalid_goal;
-    r.message = describe("goal", goal_);
-    return r;
-  }
-  if (start_ == goal_) {
-    r.status = search_status::found;
-    r.path = {start_};
-    r.cost = 0;
-    return r;
-  }
+  if (!prepare_endpoints(rule_, map_, start_, goal_, opt_, r)) return r;
   if (opt_.record_expanded) expanded_ = &r.expanded;
   reset();
   build_links();

@@ -16,6 +16,12 @@ void destroy_state(node_search_state* s);
 std::size_t state_bytes(const block_search_state* s);
 std::size_t state_bytes(const node_search_state* s);
 
+// Checks a query's start and goal for the rule (cells or vertices) and answers
+// start == goal. Returns true when the search must run; otherwise `res` is complete
+// (invalid_start, invalid_goal with a message naming the point, or found).
+bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                       search_result& res);
+
 struct search_context::impl {
   block_search_state* block = nullptr;  // created on first use by block_astar
   node_search_state* node = nullptr;    // created on first use by the reference searches

@@ -1,7 +1,61 @@
-// Names and defaults shared by every search. See lddb/search.hpp.
+// Names, defaults and endpoint checks shared by every search. See lddb/search.hpp.
+#include <string>
+
+#include "context.hpp"
 #include "lddb/search.hpp"
 
 namespace lddb {
+
+namespace {
+
+std::string point_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+// Empty when the cell can be a start or goal, else why not.
+std::string check_cell(const grid_map& map, point p, const char* what) {
+  if (!map.in_bounds(p.x, p.y))
+    return std::string(what) + " cell " + point_text(p) + " is off the " + std::to_string(map.width()) + "x" +
+           std::to_string(map.height()) + " map (cells 0.." + std::to_string(map.width() - 1) + " x 0.." +
+           std::to_string(map.height() - 1) + ")";
+  if (map.blocked(p.x, p.y)) return std::string(what) + " cell " + point_text(p) + " is blocked";
+  return {};
+}
+
+// Empty when the vertex can be a start or goal, else why not.
+std::string check_vertex(const grid_map& map, point p, const char* what) {
+  if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height())
+    return std::string(what) + " vertex " + point_text(p) + " is off the " + std::to_string(map.width()) + "x" +
+           std::to_string(map.height()) + " map (vertices 0.." + std::to_string(map.width()) + " x 0.." +
+           std::to_string(map.height()) + ")";
+  if (!vertex_usable(map, p.x, p.y))
+    return std::string(what) + " vertex " + point_text(p) + " is unusable: all four cells around it are blocked";
+  return {};
+}
+
+}  // namespace
+
+bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                       search_result& res) {
+  const auto check = r.on_vertices() ? check_vertex : check_cell;
+  if (std::string why = check(map, start, "start"); !why.empty()) {
+    res.status = search_status::invalid_start;
+    res.message = std::move(why);
+    return false;
+  }
+  if (std::string why = check(map, goal, "goal"); !why.empty()) {
+    res.status = search_status::invalid_goal;
+    res.message = std::move(why);
+    return false;
+  }
+  if (start == goal) {
+    res.status = search_status::found;
+    res.path = {start};
+    res.cost = 0;
+    res.length = 0;
+    if (options.record_expanded) res.expanded = {start};
+    return false;
+  }
+  return true;
+}
 
 heuristic_kind default_heuristic(const rule& r) {
   switch (r.kind) {

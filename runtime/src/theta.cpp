@@ -21,6 +21,7 @@
 #include <bit>
 #include <string>
 
+#include "context.hpp"
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
@@ -31,16 +32,6 @@ namespace {
 
 std::string vertex_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
 
-// Empty when the vertex can be a start or goal, else why not.
-std::string check_vertex(const grid_map& map, point p, const char* what) {
-  if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height())
-    return std::string(what) + " vertex " + vertex_text(p) + " is off the " + std::to_string(map.width()) + "x" +
-           std::to_string(map.height()) + " map (vertices 0.." + std::to_string(map.width()) + " x 0.." +
-           std::to_string(map.height()) + ")";
-  if (!vertex_usable(map, p.x, p.y))
-    return std::string(what) + " vertex " + vertex_text(p) + " is unusable: all four cells around it are blocked";
-  return {};
-}
 
 template <bool Lazy, heuristic_kind H>
 void theta_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
@@ -182,24 +173,7 @@ search_result theta_search(const char* name, const rule& r, const grid_map& map,
     res.message = std::string(name) + "() searches vertices (any-angle); rule " + r.name() + " is on cells: use astar()";
     return res;
   }
-  if (std::string why = check_vertex(map, start, "start"); !why.empty()) {
-    res.status = search_status::invalid_start;
-    res.message = std::move(why);
-    return res;
-  }
-  if (std::string why = check_vertex(map, goal, "goal"); !why.empty()) {
-    res.status = search_status::invalid_goal;
-    res.message = std::move(why);
-    return res;
-  }
-  if (start == goal) {
-    res.status = search_status::found;
-    res.path = {start};
-    res.cost = 0;
-    res.length = 0;
-    if (options.record_expanded) res.expanded = {start};
-    return res;
-  }
+  if (!prepare_endpoints(r, map, start, goal, options, res)) return res;
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:
