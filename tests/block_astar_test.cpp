@@ -920,6 +920,47 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
     }
 }
 
+// ----------------------------------------------------------------------------- shipped databases
+
+// The databases shipped in lddb/ answer every query exactly as freshly generated ones do
+// (same status, path, cost), so the checks above, made with generated databases, hold for
+// the shipped files too.
+TEST(BlockAStar, ShippedDatabasesAgreeWithGenerated) {
+  const fs::path dir = fs::path(LDDB_SOURCE_DIR) / "lddb";
+  int files = 0;
+  failures fails;
+  for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()}) {
+    const fs::path file = dir / (r.name() + "-4.lddb");
+    std::error_code ec;
+    if (!fs::exists(file, ec)) continue;
+    ++files;
+    auto shipped = lddb::database::open(file.string());
+    ASSERT_TRUE(shipped) << file.string() << ": " << shipped.message;
+    ASSERT_EQ(shipped.db->movement(), r) << file.string();
+    ASSERT_EQ(shipped.db->info().block, 4) << file.string();
+    const lddb::database& fresh = db_for(r, 4);
+    const lddb::search_options opt(lddb::default_heuristic(r));
+    lddb::search_context c1, c2;
+    for (int i = 0; i < 30; ++i) {
+      const named_map nm = generated_map(i, 4);
+      test_rng rng(static_cast<std::uint64_t>(i) + 99);
+      const int ex = r.on_vertices() ? 1 : 0;
+      for (int q = 0; q < 10; ++q) {
+        const point s{rng.below(nm.map.width() + ex), rng.below(nm.map.height() + ex)};
+        const point t{rng.below(nm.map.width() + ex), rng.below(nm.map.height() + ex)};
+        const search_result a = lddb::block_astar(*shipped.db, nm.map, s, t, opt, c1);
+        const search_result b = lddb::block_astar(fresh, nm.map, s, t, opt, c2);
+        if (a.status != b.status || a.path != b.path || a.cost != b.cost)
+          fails.add(where(nm.name, r, s, t) + ": " + file.string() + " gives " + result_text(a) +
+                    ", a generated database " + result_text(b) + "\n  shipped path: " + path_text(a.path) +
+                    "\n  generated path: " + path_text(b.path));
+      }
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no shipped databases in " << dir.string();
+  EXPECT_EQ(fails.count(), 0);
+}
+
 // ----------------------------------------------------------------------------- map generators
 
 // FNV-1a over the cells, row by row (1 = blocked), with the size.
@@ -1038,9 +1079,15 @@ TEST(MapGenerators, RoomsAndMazesAreConnected) {
 // kSampledOctile queries a file for octile, kSampledTile for tile. With the environment
 // variable LDDB_ALL_SCENARIO_QUERIES=1 set when the tests are listed and run, every query
 // runs, in shards of kShardQueries queries, each its own test so ctest -j spreads them.
+// Unoptimised (Debug) builds search about 6 times slower, so they sample 4 times fewer.
 constexpr int kShardQueries = 2000;
+#if defined(__OPTIMIZE__)
 constexpr int kSampledOctile = 400;
 constexpr int kSampledTile = 200;
+#else
+constexpr int kSampledOctile = 100;
+constexpr int kSampledTile = 50;
+#endif
 
 bool all_scenario_queries() {
   const char* v = std::getenv("LDDB_ALL_SCENARIO_QUERIES");
