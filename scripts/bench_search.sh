@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Block A* against the reference searches on one map of each family in ../shared/maps
+# (the maps TARGETS.md lists), every query of each scenario file, one thread, one run,
+# side by side in one invocation. Prints markdown tables for docs/benchmarks.md.
+# Usage: scripts/bench_search.sh [LIMIT]   (LIMIT: at most that many queries per map)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
+limit=${1:+--limit $1}
+maps=(bg512/AR0500SR dao/brc202d dao/den520d random/random512-25-1 rooms/64room_001 mazes/maze512-8-1)
+lddb=build/tools/lddb
+
+# run ALGO RULE SCEN -> "queries mean_length mean_expanded mean_us invalid mismatches"
+run() {
+  "$lddb" bench --scen "$3" --algo "$1" --rule "$2" $limit 2>/dev/null |
+    awk '$1 == "all" { print $2, $4, $6, $7, $8, $9 }'
+}
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u +%Y-%m-%d)"
+echo
+echo "| map | rule | queries | A* µs | Block A* µs | speed-up | A* expanded | Block A* expanded (blocks) | lengths equal | invalid |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for m in "${maps[@]}"; do
+  scen="$maps_dir/$m.map.scen"
+  [[ -f $scen ]] || { echo "| $m | missing | | | | | | | | |"; continue; }
+  for rule in tile octile; do
+    read -r q la ea ta ia _ < <(run astar "$rule" "$scen")
+    read -r _ lb eb tb ib mb < <(run block-astar "$rule" "$scen")
+    eq=$([[ $la == "$lb" ]] && echo yes || echo "no ($la vs $lb)")
+    echo "| ${m#*/} | $rule | $q | $ta | $tb | $(awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.2f×", a/b}') | $ea | $eb | $eq | $((ia + ib)) |"
+  done
+done
+echo
+echo "| map | queries | octile A* µs | Theta* µs | Lazy Theta* µs | Block A* µs | vs A* | vs Theta* | Theta* length | Block A* length | Block A* vs Theta* | invalid |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for m in "${maps[@]}"; do
+  scen="$maps_dir/$m.map.scen"
+  [[ -f $scen ]] || continue
+  read -r q _ _ ta _ _ < <(run astar octile "$scen")
+  read -r _ lt _ tt it _ < <(run theta any-angle "$scen")
+  read -r _ _ _ tl il _ < <(run lazy-theta any-angle "$scen")
+  read -r _ lb _ tb ib _ < <(run block-astar any-angle "$scen")
+  echo "| ${m#*/} | $q | $ta | $tt | $tl | $tb | $(awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.2f×", a/b}') | $(awk -v a="$tt" -v b="$tb" 'BEGIN{printf "%.2f×", a/b}') | $lt | $lb | $(awk -v a="$lt" -v b="$lb" 'BEGIN{printf "%+.2f%%", (b/a-1)*100}') | $((it + il + ib)) |"
+done
