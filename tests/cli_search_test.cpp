@@ -21,35 +21,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
 #include "oracle.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct run_result {
-  int status = -1;  // exit status; 1000 + signal when killed by a signal
-  std::string out, err;
-  std::string all() const { return out + err; }
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-std::string quote(const fs::path& p) { return quote(p.string()); }
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_file(const fs::path& p, const std::string& bytes) {
-  fs::create_directories(p.parent_path());
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
+using namespace cli_support;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -63,21 +42,6 @@ int count_of(const std::string& text, const std::string& what) {
   int n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-// Runs `lddb <args>` with stdin closed; `env` is prepended (e.g. "LDDB_DATA_DIR=x"), and
-// the command runs in `cwd` when given.
-run_result run_in(const fs::path& scratch, const std::string& args, const std::string& env = "",
-                  const std::optional<fs::path>& cwd = std::nullopt) {
-  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  std::string cmd = (cwd ? "cd " + quote(*cwd) + " && " : std::string()) + env + (env.empty() ? "" : " ") +
-                    quote(std::string(LDDB_CLI)) + " " + args + " </dev/null >" + quote(out) + " 2>" + quote(err);
-  const int raw = std::system(cmd.c_str());
-  run_result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
 }
 
 // The databases shared by every test, generated on first use.
@@ -153,18 +117,6 @@ class cli_search : public ::testing::Test {
 
   fs::path dir_, data_, map_;
 };
-
-// A failure the user caused: the exit status given, a message, no crash or stack trace.
-void expect_clean_failure(const run_result& r, const std::string& must_mention, int status = -1) {
-  EXPECT_GT(r.status, 0) << r.all();
-  EXPECT_LT(r.status, 128) << r.all();
-  if (status >= 0) {
-    EXPECT_EQ(r.status, status) << r.all();
-  }
-  EXPECT_NE(r.all().find(must_mention), std::string::npos) << "expected '" << must_mention << "' in:\n" << r.all();
-  EXPECT_EQ(r.all().find("terminate called"), std::string::npos) << r.all();
-  EXPECT_EQ(r.all().find("what()"), std::string::npos) << r.all();
-}
 
 nlohmann::json solve_json(const cli_search& t, const run_result& r) {
   (void)t;

@@ -15,31 +15,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct run_result {
-  int status = -1;  // exit status; 1000 + signal when killed by a signal
-  std::string out, err;
-  std::string all() const { return out + err; }
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_file(const fs::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
+using namespace cli_support;
 
 class cli : public ::testing::Test {
  protected:
@@ -54,17 +36,7 @@ class cli : public ::testing::Test {
   }
 
   // Runs `lddb <args>` with stdin closed; `env` is prepended (e.g. "LDDB_DATA_DIR=x").
-  run_result run(const std::string& args, const std::string& env = "") const {
-    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-    const std::string cmd = env + (env.empty() ? "" : " ") + quote(LDDB_CLI) + " " + args + " </dev/null >" +
-                            quote(out.string()) + " 2>" + quote(err.string());
-    const int raw = std::system(cmd.c_str());
-    run_result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
-  }
+  run_result run(const std::string& args, const std::string& env = "") const { return run_in(dir_, args, env); }
 
   // Generates a database and asserts success; returns its path.
   fs::path gen(const std::string& rule, int block, const std::string& name, const std::string& extra = "") const {
@@ -80,16 +52,6 @@ class cli : public ::testing::Test {
 
   fs::path dir_;
 };
-
-// A failure the user caused: a non-zero exit below 128 (no crash, no signal), a message,
-// and no stack trace or exception text.
-void expect_clean_failure(const run_result& r, const std::string& must_mention) {
-  EXPECT_GT(r.status, 0) << r.all();
-  EXPECT_LT(r.status, 128) << r.all();
-  EXPECT_NE(r.all().find(must_mention), std::string::npos) << "expected '" << must_mention << "' in:\n" << r.all();
-  EXPECT_EQ(r.all().find("terminate called"), std::string::npos) << r.all();
-  EXPECT_EQ(r.all().find("what()"), std::string::npos) << r.all();
-}
 
 // The lines of the picture after the "pattern N ..." heading, up to the blank line.
 std::vector<std::string> picture_rows(const std::string& text) {

@@ -1,0 +1,73 @@
+// Running the built `lddb` program from tests: shared by cli_test and cli_search_test.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace cli_support {
+
+namespace fs = std::filesystem;
+
+struct run_result {
+  int status = -1;  // exit status; 1000 + signal when killed by a signal
+  std::string out, err;
+  std::string all() const { return out + err; }
+};
+
+// Single-quoted for the shell.
+inline std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+inline std::string quote(const fs::path& p) { return quote(p.string()); }
+
+inline std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline void write_file(const fs::path& p, const std::string& bytes) {
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+// Runs `lddb <args>` (LDDB_CLI) with stdin closed, its output caught in `scratch`; `env`
+// is prepended (e.g. "LDDB_DATA_DIR=x"), and the command runs in `cwd` when given.
+inline run_result run_in(const fs::path& scratch, const std::string& args, const std::string& env = "",
+                         const std::optional<fs::path>& cwd = std::nullopt) {
+  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string cmd = (cwd ? "cd " + quote(*cwd) + " && " : std::string()) + env + (env.empty() ? "" : " ") +
+                          quote(std::string(LDDB_CLI)) + " " + args + " </dev/null >" + quote(out) + " 2>" +
+                          quote(err);
+  const int raw = std::system(cmd.c_str());
+  run_result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+// A failure the user caused: a non-zero exit below 128 (no crash, no signal), `status`
+// exactly when given, a message mentioning `must_mention`, no stack trace or exception text.
+inline void expect_clean_failure(const run_result& r, const std::string& must_mention, int status = -1) {
+  EXPECT_GT(r.status, 0) << r.all();
+  EXPECT_LT(r.status, 128) << r.all();
+  if (status >= 0) {
+    EXPECT_EQ(r.status, status) << r.all();
+  }
+  EXPECT_NE(r.all().find(must_mention), std::string::npos) << "expected '" << must_mention << "' in:\n" << r.all();
+  EXPECT_EQ(r.all().find("terminate called"), std::string::npos) << r.all();
+  EXPECT_EQ(r.all().find("what()"), std::string::npos) << r.all();
+}
+
+}  // namespace cli_support
