@@ -29,7 +29,6 @@ constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 
 // Parent of a boundary point: where its g-value came from.
 enum class via : std::uint8_t {
-  none,
   block,      // the database path from another boundary point `index` of the same block
   neighbour,  // one step (cells) or the same vertex (corners) in block slot `slot`, point `index`
   start,      // the local search from the start, in start block `index`
@@ -190,7 +189,7 @@ class block_search {
   cost_t length_ = kUnreachable;
   int best_goal_slot_ = -1, best_point_ = -1;
   int direct_start_ = -1;  // start index whose local search reached the goal
-  std::array<int, kMaxStarts> start_slot_{}, goal_slot_{};
+  std::array<int, kMaxStarts> start_slot_{};
   std::array<point, kMaxStarts> goal_local_{};
   std::vector<point>* expanded_ = nullptr;
 };
@@ -487,7 +486,6 @@ search_result block_search::run() {
   const int goals = containing_blocks(goal_, holders);
   for (int k = 0; k < goals; ++k) {
     const int s = slot_of(holders[static_cast<std::size_t>(k)].first.x, holders[static_cast<std::size_t>(k)].first.y);
-    goal_slot_[static_cast<std::size_t>(k)] = s;
     goal_local_[static_cast<std::size_t>(k)] = holders[static_cast<std::size_t>(k)].second;
     st_.slots[static_cast<std::size_t>(s)].goal_index = k;
     const block_graph graph(rule_, shape_, st_.slots[static_cast<std::size_t>(s)].code);
