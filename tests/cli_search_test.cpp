@@ -95,13 +95,7 @@ oracle::grid oracle_grid(const std::string& map_text) {
 class cli_search : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    for (char& c : name)
-      if (c == '/') c = '_';
-    dir_ = fs::path(LDDB_BINARY_DIR) / "cli_search_test_scratch" / name;
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = fresh_scratch_dir("cli_search_test_scratch");
     data_ = data_dir();
     map_ = dir_ / "small.map";
     write_file(map_, kMapText);

@@ -41,6 +41,18 @@ inline void write_file(const fs::path& p, const std::string& bytes) {
   out << bytes;
 }
 
+// An empty scratch folder for the running test: LDDB_BINARY_DIR/<folder>/<suite.test>.
+inline fs::path fresh_scratch_dir(const std::string& folder) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name)
+    if (c == '/') c = '_';
+  const fs::path dir = fs::path(LDDB_BINARY_DIR) / folder / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
 // Runs `lddb <args>` (LDDB_CLI) with stdin closed, its output caught in `scratch`; `env`
 // is prepended (e.g. "LDDB_DATA_DIR=x"), and the command runs in `cwd` when given.
 inline run_result run_in(const fs::path& scratch, const std::string& args, const std::string& env = "",

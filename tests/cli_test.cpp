@@ -26,13 +26,7 @@ using namespace cli_support;
 class cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    for (char& c : name)
-      if (c == '/') c = '_';
-    dir_ = fs::path(LDDB_BINARY_DIR) / "cli_test_scratch" / name;
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = fresh_scratch_dir("cli_test_scratch");
   }
 
   // Runs `lddb <args>` with stdin closed; `env` is prepended (e.g. "LDDB_DATA_DIR=x").

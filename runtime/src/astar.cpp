@@ -87,14 +87,9 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
     res.message = "no path from cell " + cell_text(start) + " to cell " + cell_text(goal) + " under rule " + r.name();
     return;
   }
-  std::size_t n = 1;
-  for (std::uint32_t id = gid; id != sid; id = st.at(id).parent) ++n;
-  res.path.resize(n);
-  std::size_t i = n;
-  for (std::uint32_t id = gid;; id = st.at(id).parent) {
-    res.path[--i] = point{static_cast<int>(id % static_cast<std::uint32_t>(w)), static_cast<int>(id / static_cast<std::uint32_t>(w))};
-    if (id == sid) break;
-  }
+  st.trace_path(sid, gid, [w](std::uint32_t id) {
+    return point{static_cast<int>(id % static_cast<std::uint32_t>(w)), static_cast<int>(id / static_cast<std::uint32_t>(w))};
+  }, res.path);
   res.status = search_status::found;
   res.cost = st.at(gid).g;
   // As every search: the Euclidean length of the returned points (search.hpp). With a

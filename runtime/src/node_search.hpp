@@ -156,6 +156,19 @@ struct node_search_state {
   // The record of a node already touched in this query.
   node_search::node& at(std::uint32_t id) { return nodes[id]; }
 
+  // The path from node `from` to node `to`, following parents back from `to`; `to_point`
+  // turns a node id into its cell or vertex.
+  template <class ToPoint>
+  void trace_path(std::uint32_t from, std::uint32_t to, ToPoint to_point, std::vector<point>& out) {
+    std::size_t n = 1;
+    for (std::uint32_t id = to; id != from; id = at(id).parent) ++n;
+    out.resize(n);
+    for (std::uint32_t id = to;; id = at(id).parent) {
+      out[--n] = to_point(id);
+      if (id == from) break;
+    }
+  }
+
   bool open_empty() const { return heap.empty(); }
 
   // Inserts a node that is not in the heap (new, or re-opened after being closed).

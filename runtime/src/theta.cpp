@@ -151,14 +151,7 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
     res.message = "no path from vertex " + vertex_text(start) + " to vertex " + vertex_text(goal) + " under rule " + r.name();
     return;
   }
-  std::size_t n = 1;
-  for (std::uint32_t id = gid; id != sid; id = st.at(id).parent) ++n;
-  res.path.resize(n);
-  std::size_t i = n;
-  for (std::uint32_t id = gid;; id = st.at(id).parent) {
-    res.path[--i] = xy(id);
-    if (id == sid) break;
-  }
+  st.trace_path(sid, gid, xy, res.path);
   res.status = search_status::found;
   res.cost = st.at(gid).g;
   res.length = path_length(res.path);
