@@ -74,6 +74,34 @@ TEST(StepLegal, CornerCutting) {
   EXPECT_FALSE(lddb::step_legal(loose, both, 0, 0, 1, 1));
 }
 
+// The bit-parallel form must agree with step_legal for every move from the centre of
+// every 3 x 3 neighbourhood, under every cell rule, wherever the centre sits in the mask.
+TEST(StepLegal, MaskFormAgreesOnEveryNeighbourhood) {
+  const std::vector<rule> rules = {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free)};
+  struct bits_grid {
+    std::uint32_t blocked_bits;  // 3 x 3, bit y * 3 + x
+    bool blocked(int x, int y) const { return (blocked_bits >> (y * 3 + x)) & 1u; }
+  };
+  int legal_moves = 0;
+  for (const rule& r : rules)
+    for (std::uint32_t code = 0; code < 512; ++code)
+      for (const auto& step : lddb::kSteps)
+        for (int stride : {3, 7}) {
+          // Place the 3 x 3 grid at an offset inside a wider mask, all else blocked.
+          const int ox = stride == 3 ? 0 : 2, oy = stride == 3 ? 0 : 3;
+          std::uint64_t free = 0;
+          for (int y = 0; y < 3; ++y)
+            for (int x = 0; x < 3; ++x)
+              if (!((code >> (y * 3 + x)) & 1u)) free |= std::uint64_t{1} << ((y + oy) * stride + (x + ox));
+          const bool expected = lddb::step_legal(r, bits_grid{code}, 1, 1, step[0], step[1]);
+          const std::uint64_t mask = lddb::step_legal_mask(r, free, stride, step[0], step[1]);
+          const bool got = (mask >> ((1 + oy) * stride + (1 + ox))) & 1u;
+          ASSERT_EQ(got, expected) << r.name() << " code " << code << " step " << step[0] << "," << step[1];
+          legal_moves += expected;
+        }
+  EXPECT_GT(legal_moves, 1000);  // the loop really exercised legal moves too
+}
+
 TEST(SegmentLegal, InteriorEdgesAndCorners) {
   const rule strict = rule::any_angle();
   const rule squeeze = rule::any_angle(lddb::squeezing::allowed);

@@ -13,7 +13,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
@@ -43,37 +46,38 @@ struct block_slot {
   std::uint32_t block_id;
   int bx, by;
   std::uint32_t code;
-  std::uint32_t usable;   // boundary points usable in this pattern
   std::uint32_t ingress;  // boundary points improved since the last expansion
   cost_t heap_value;      // kUnreachable when not in OPEN
   cost_t heap_h;          // h of the point that gave heap_value: ties go to the deeper block
-  int heap_pos;           // -1 when not in OPEN
+  std::uint32_t heap_version;  // which of the block's heap entries is current
   int goal_index;         // >= 0 for a block that contains the goal
-  std::array<int, 9> neighbour;  // slots of the blocks around, by (ox + 1) * 3 + (oy + 1)
+  // Set on first expansion (the map cannot change during a query): which links are
+  // legal moves out of this block, and the boundary points with at least one. A point
+  // without one cannot hand a g-value on, so the min-plus product skips it.
+  bool prepared;
+  std::uint32_t exitable;
+  // Link k is legal when bit links[k].legal_bit of legal[links[k].legal_word] is set.
+  // Cells: one word per move direction, over the ring mask (see prepare). Vertices:
+  // word 0, bit k.
+  std::array<std::uint64_t, 8> legal;
+  std::array<int, 9> neighbour;  // slots of the blocks around (-1: not known yet), by link::around
   std::array<cost_t, kMaxBoundary> g;
   std::array<parent_ref, kMaxBoundary> parent;
 };
 
-// Where a boundary point leads outside its block.
+// Where a boundary point leads outside its block: one move (cells) or the very same
+// vertex (corners) in a neighbouring block. A block has at most 56 of them (b = 5 cells),
+// so one 64-bit mask says which are legal.
 struct link {
-  std::int8_t ox, oy;      // neighbour block offset
+  std::uint8_t source;     // boundary index in this block
   std::uint8_t target;     // boundary index in the neighbour
+  std::uint8_t around;     // the neighbour, (ox + 1) * 3 + (oy + 1)
+  std::int8_t ox, oy;      // neighbour block offset
   std::int8_t dx, dy;      // the move (cells); 0, 0 for a shared vertex
+  std::uint8_t legal_word, legal_bit;  // where block_slot::legal says if the link is legal
   cost_t cost;
 };
-
-// The 3 x 3 blocks around an expanded block, as a grid in that block's local
-// coordinates: the rule's step_legal reads cells from the blocks' pattern codes, with no
-// bounds checks against the map (blocks off the map have every cell blocked).
-struct neighbourhood {
-  std::array<std::uint32_t, 9> codes;  // index (oy + 1) * 3 + (ox + 1)
-  int b;
-  bool blocked(int x, int y) const {
-    const int kx = x < 0 ? 0 : (x < b ? 1 : 2), ky = y < 0 ? 0 : (y < b ? 1 : 2);
-    const int lx = x - (kx - 1) * b, ly = y - (ky - 1) * b;
-    return (codes[static_cast<std::size_t>(ky * 3 + kx)] >> (ly * b + lx)) & 1u;
-  }
-};
+constexpr int kMaxLinks = 64;
 
 }  // namespace
 
@@ -89,17 +93,31 @@ struct block_search_state {
   };
   std::vector<bucket> table;
   std::uint32_t generation = 0;
-  std::vector<int> heap;  // slot indices
+  // OPEN: a binary heap of blocks keyed (f, h, block id), the keys kept in the entries
+  // so that sifting reads one array. A block whose key improves is pushed again; the
+  // older entry goes stale (its version is no longer the block's) and is dropped when it
+  // reaches the top.
+  struct heap_entry {
+    cost_t f, h;
+    std::uint32_t block_id, version;
+    int slot;
+  };
+  std::vector<heap_entry> heap;
   struct key {
     cost_t f, h;
   };
   std::vector<key> candidate;  // per slot: new (heap value, h) during one expansion
   std::vector<int> touched;
 
-  // Links, rebuilt when the rule or block size changes.
+  // Links, rebuilt when the rule or block size changes, in order of source point.
   rule links_rule;
   int links_block = 0;
-  std::array<std::vector<link>, kMaxBoundary> links;
+  std::vector<link> links;
+  std::array<std::uint64_t, kMaxBoundary> point_links;  // bit k: links[k] starts here
+  // Cells: each boundary point's bit in the ring mask, and the ring bits of block cells
+  // that leave the block by each move.
+  std::array<std::uint8_t, kMaxBoundary> point_ring_bit;
+  std::array<std::uint64_t, 8> leaves_by;
   // The block's own cells at each boundary point: the point is usable unless all of
   // them are blocked (a cell: itself; a vertex: the one or two cells inside the block).
   std::array<std::uint32_t, kMaxBoundary> point_cells;
@@ -111,9 +129,9 @@ void destroy_state(block_search_state* s) { delete s; }
 std::size_t state_bytes(const block_search_state* s) {
   if (!s) return 0;
   std::size_t n = sizeof(*s) + s->slots.capacity() * sizeof(block_slot) +
-                  s->table.capacity() * sizeof(block_search_state::bucket) + s->heap.capacity() * sizeof(int) +
+                  s->table.capacity() * sizeof(block_search_state::bucket) + s->heap.capacity() * sizeof(block_search_state::heap_entry) +
                   s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int);
-  for (const auto& l : s->links) n += l.capacity() * sizeof(link);
+  n += s->links.capacity() * sizeof(link);
   return n;
 }
 
@@ -139,27 +157,28 @@ class block_search {
 
  private:
   // ---- slots
-  int slot_of(int bx, int by, bool create = true);  // -1 when absent and !create
+  int slot_of(int bx, int by);  // creates the slot when the query has not touched the block
+  void prepare(block_slot& slot) const;
   void reset();
   void build_links();
 
   // ---- the heap of blocks, keyed (heap_value, heap_h, block_id): among equal f the block
   // nearer the goal first, as A* implementations commonly prefer the larger g
-  bool heap_less(int a, int b) const {
-    const block_slot& x = st_.slots[static_cast<std::size_t>(a)];
-    const block_slot& y = st_.slots[static_cast<std::size_t>(b)];
-    if (x.heap_value != y.heap_value) return x.heap_value < y.heap_value;
-    if (x.heap_h != y.heap_h) return x.heap_h < y.heap_h;
+  using heap_entry = block_search_state::heap_entry;
+  static bool heap_less(const heap_entry& x, const heap_entry& y) {
+    if (x.f != y.f) return x.f < y.f;
+    if (x.h != y.h) return x.h < y.h;
     return x.block_id < y.block_id;
   }
-  void heap_place(std::size_t i, int s) {
-    st_.heap[i] = s;
-    st_.slots[static_cast<std::size_t>(s)].heap_pos = static_cast<int>(i);
+  bool heap_stale(const heap_entry& e) const {
+    const block_slot& slot = st_.slots[static_cast<std::size_t>(e.slot)];
+    return slot.heap_value == kUnreachable || e.version != slot.heap_version;
   }
   void heap_up(std::size_t i);
   void heap_down(std::size_t i);
   void heap_push_or_decrease(int s, cost_t value, cost_t value_h);
   int heap_pop();
+  void heap_drop_top();
 
   // ---- geometry
   point global(const block_slot& s, int boundary) const {
@@ -205,7 +224,7 @@ void block_search::reset() {
   }
 }
 
-int block_search::slot_of(int bx, int by, bool create) {
+int block_search::slot_of(int bx, int by) {
   const auto id = static_cast<std::uint32_t>(by) * static_cast<std::uint32_t>(map_.blocks_x()) +
                   static_cast<std::uint32_t>(bx);
   auto& table = st_.table;
@@ -215,7 +234,6 @@ int block_search::slot_of(int bx, int by, bool create) {
     if (table[i].block_id == id) return static_cast<int>(table[i].slot);
     i = (i + 1) & mask;
   }
-  if (!create) return -1;
   // New block. Grow the table first when it would pass half full.
   if ((st_.used + 1) * 2 > table.size()) {
     std::vector<block_search_state::bucket> bigger(table.size() * 2, {0, 0, 0});
@@ -239,31 +257,36 @@ int block_search::slot_of(int bx, int by, bool create) {
   slot.bx = bx;
   slot.by = by;
   slot.code = map_.block_code(bx, by);
-  slot.usable = 0;
-  for (int i = 0; i < n_; ++i) {
-    const std::uint32_t cells = st_.point_cells[static_cast<std::size_t>(i)];
-    if ((slot.code & cells) != cells) slot.usable |= 1u << i;
-  }
   slot.ingress = 0;
   slot.heap_value = kUnreachable;
   slot.heap_h = kUnreachable;
-  slot.heap_pos = -1;
+  slot.heap_version = 0;
   slot.goal_index = -1;
+  slot.prepared = false;
   slot.g.fill(kUnreachable);
-  for (int k = 0; k < 9; ++k) {
-    const int nbx = bx + k / 3 - 1, nby = by + k % 3 - 1;
-    slot.neighbour[static_cast<std::size_t>(k)] =
-        (nbx < 0 || nby < 0 || nbx >= map_.blocks_x() || nby >= map_.blocks_y()) ? -2 : -1;
-  }
+  slot.neighbour.fill(-1);
   st_.candidate.push_back({kUnreachable, 0});
   return s;
 }
 
 void block_search::build_links() {
   if (st_.links_block == b_ && st_.links_rule == rule_) return;
-  for (auto& l : st_.links) l.clear();
-  for (int i = 0; i < n_; ++i) {
+  st_.links.clear();
+  auto add = [&](int i, int ox, int oy, point q, int step, cost_t cost) {
     const point p = shape_.boundary_point(i);
+    const int dx = step < 0 ? 0 : kSteps[static_cast<std::size_t>(step)][0];
+    const int dy = step < 0 ? 0 : kSteps[static_cast<std::size_t>(step)][1];
+    st_.point_links[static_cast<std::size_t>(i)] |= std::uint64_t{1} << st_.links.size();
+    st_.links.push_back({static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(shape_.boundary_index(q)),
+                         static_cast<std::uint8_t>((ox + 1) * 3 + (oy + 1)), static_cast<std::int8_t>(ox),
+                         static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy),
+                         static_cast<std::uint8_t>(step < 0 ? 0 : step),
+                         static_cast<std::uint8_t>(step < 0 ? st_.links.size() : (p.y + 1) * (b_ + 2) + (p.x + 1)), cost});
+  };
+  for (int i = 0; i < n_; ++i) {
+    st_.point_links[static_cast<std::size_t>(i)] = 0;
+    const point p = shape_.boundary_point(i);
+    st_.point_ring_bit[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((p.y + 1) * (b_ + 2) + (p.x + 1));
     std::uint32_t cells = 0;
     for (int cy = p.y - 1; cy <= p.y; ++cy)
       for (int cx = p.x - 1; cx <= p.x; ++cx) {
@@ -278,9 +301,7 @@ void block_search::build_links() {
           if (ox == 0 && oy == 0) continue;
           const point q{p.x - ox * b_, p.y - oy * b_};
           if (q.x < 0 || q.y < 0 || q.x > b_ || q.y > b_) continue;
-          st_.links[static_cast<std::size_t>(i)].push_back(
-              {static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy),
-               static_cast<std::uint8_t>(shape_.boundary_index(q)), 0, 0, 0});
+          add(i, ox, oy, q, -1, 0);
         }
     } else {
       for (int m = 0; m < step_count(rule_); ++m) {
@@ -288,41 +309,95 @@ void block_search::build_links() {
         const int tx = p.x + dx, ty = p.y + dy;
         if (tx >= 0 && ty >= 0 && tx < b_ && ty < b_) continue;  // stays inside: the database's job
         const int ox = tx < 0 ? -1 : (tx >= b_ ? 1 : 0), oy = ty < 0 ? -1 : (ty >= b_ ? 1 : 0);
-        const point q{tx - ox * b_, ty - oy * b_};
-        st_.links[static_cast<std::size_t>(i)].push_back(
-            {static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy),
-             static_cast<std::uint8_t>(shape_.boundary_index(q)), static_cast<std::int8_t>(dx),
-             static_cast<std::int8_t>(dy), step_cost(rule_, dx, dy)});
+        add(i, ox, oy, {tx - ox * b_, ty - oy * b_}, m, step_cost(rule_, dx, dy));
       }
     }
   }
+  if (st_.links.size() > kMaxLinks) throw std::logic_error("block_astar: more links than a 64-bit mask holds");
+  st_.leaves_by.fill(0);
+  for (const link& l : st_.links)
+    if (!rule_.on_vertices()) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
 
+void block_search::prepare(block_slot& slot) const {
+  std::array<std::uint32_t, 9> codes;  // by link::around
+  for (int k = 0; k < 9; ++k) codes[static_cast<std::size_t>(k)] = map_.block_code(slot.bx + k / 3 - 1, slot.by + k % 3 - 1);
+  slot.exitable = 0;
+  if (rule_.on_vertices()) {
+    // The shared vertex must be usable from inside both blocks.
+    std::uint32_t usable = 0;
+    for (int i = 0; i < n_; ++i) {
+      const std::uint32_t cells = st_.point_cells[static_cast<std::size_t>(i)];
+      if ((slot.code & cells) != cells) usable |= 1u << i;
+    }
+    std::uint64_t legal = 0;
+    for (std::size_t k = 0; k < st_.links.size(); ++k) {
+      const link& l = st_.links[k];
+      const std::uint32_t cells = st_.point_cells[l.target];
+      if ((codes[l.around] & cells) != cells && ((usable >> l.source) & 1u)) legal |= std::uint64_t{1} << k;
+    }
+    slot.legal[0] = legal;
+    for (int i = 0; i < n_; ++i)
+      if (legal & st_.point_links[static_cast<std::size_t>(i)]) slot.exitable |= 1u << i;
+    return;
+  }
+  // Cells: the block and the ring of cells around it as one mask, bit
+  // (y + 1) * (b + 2) + (x + 1) set when cell (x, y) (block coordinates, -1 to b) is
+  // free; 7 x 7 <= 64 bits. Then the rule's moves for all its cells at once, one mask per
+  // direction.
+  const int stride = b_ + 2;
+  const std::uint32_t row_mask = (1u << b_) - 1;
+  auto cell = [&](int k, int x, int y) { return std::uint64_t{(codes[static_cast<std::size_t>(k)] >> (y * b_ + x)) & 1u}; };
+  auto ring_row = [&](int west, int mid, int east, int y) {  // blocked bits of one ring row
+    return cell(west, b_ - 1, y) | std::uint64_t{(codes[static_cast<std::size_t>(mid)] >> (y * b_)) & row_mask} << 1 |
+           cell(east, 0, y) << (b_ + 1);
+  };
+  std::uint64_t blocked = ring_row(0, 3, 6, b_ - 1);  // the row above: NW, N, NE
+  for (int y = 0; y < b_; ++y) blocked |= ring_row(1, 4, 7, y) << ((y + 1) * stride);
+  blocked |= ring_row(2, 5, 8, 0) << ((b_ + 1) * stride);  // the row below: SW, S, SE
+  const std::uint64_t free = ~blocked & ((std::uint64_t{1} << (stride * stride)) - 1);
+  std::uint64_t exits = 0;
+  // One direction at a time with the move known at compile time, so that the shifts in
+  // step_legal_mask need no branches.
+  auto direction = [&](auto m) {
+    if (static_cast<int>(m) >= step_count(rule_)) return;
+    const std::uint64_t legal = free & step_legal_mask(rule_, free, stride, kSteps[m][0], kSteps[m][1]);
+    slot.legal[m] = legal;
+    exits |= legal & st_.leaves_by[m];
+  };
+  [&]<std::size_t... M>(std::index_sequence<M...>) { (direction(std::integral_constant<std::size_t, M>{}), ...); }
+  (std::make_index_sequence<8>{});
+  std::uint32_t exitable = 0;
+  const int n = n_;
+  for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((exits >> st_.point_ring_bit[static_cast<std::size_t>(i)]) & 1u) << i;
+  slot.exitable = exitable;
+}
+
 void block_search::heap_up(std::size_t i) {
-  const int s = st_.heap[i];
+  const heap_entry e = st_.heap[i];
   while (i > 0) {
     const std::size_t p = (i - 1) / 2;
-    if (!heap_less(s, st_.heap[p])) break;
-    heap_place(i, st_.heap[p]);
+    if (!heap_less(e, st_.heap[p])) break;
+    st_.heap[i] = st_.heap[p];
     i = p;
   }
-  heap_place(i, s);
+  st_.heap[i] = e;
 }
 
 void block_search::heap_down(std::size_t i) {
-  const int s = st_.heap[i];
+  const heap_entry e = st_.heap[i];
   const std::size_t n = st_.heap.size();
   while (true) {
     std::size_t c = 2 * i + 1;
     if (c >= n) break;
     if (c + 1 < n && heap_less(st_.heap[c + 1], st_.heap[c])) ++c;
-    if (!heap_less(st_.heap[c], s)) break;
-    heap_place(i, st_.heap[c]);
+    if (!heap_less(st_.heap[c], e)) break;
+    st_.heap[i] = st_.heap[c];
     i = c;
   }
-  heap_place(i, s);
+  st_.heap[i] = e;
 }
 
 void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_h) {
@@ -332,26 +407,21 @@ void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_h) {
   slot.heap_value = value;
   slot.heap_h = value_h;
   ++stats_.heap_ops;
-  if (slot.heap_pos < 0) {
-    st_.heap.push_back(s);
-    heap_up(st_.heap.size() - 1);
-  } else {
-    heap_up(static_cast<std::size_t>(slot.heap_pos));
-  }
+  st_.heap.push_back({value, value_h, slot.block_id, ++slot.heap_version, s});
+  heap_up(st_.heap.size() - 1);
+}
+
+void block_search::heap_drop_top() {
+  st_.heap.front() = st_.heap.back();
+  st_.heap.pop_back();
+  if (!st_.heap.empty()) heap_down(0);
 }
 
 int block_search::heap_pop() {
   ++stats_.heap_ops;
-  const int top = st_.heap.front();
-  const int last = st_.heap.back();
-  st_.heap.pop_back();
-  if (!st_.heap.empty()) {
-    heap_place(0, last);
-    heap_down(0);
-  }
-  block_slot& slot = st_.slots[static_cast<std::size_t>(top)];
-  slot.heap_pos = -1;
-  slot.heap_value = kUnreachable;
+  const int top = st_.heap.front().slot;
+  heap_drop_top();
+  st_.slots[static_cast<std::size_t>(top)].heap_value = kUnreachable;
   return top;
 }
 
@@ -372,94 +442,70 @@ int block_search::containing_blocks(point p, std::array<std::pair<point, point>,
 }
 
 void block_search::expand(int s, std::uint32_t ingress) {
+  // At most 8 new neighbours: with room for them, slot references stay valid below.
+  if (st_.slots.capacity() < st_.used + 9) st_.slots.reserve(2 * (st_.used + 9));
+  block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
   ++stats_.expanded;
-  if (expanded_) expanded_->push_back({st_.slots[static_cast<std::size_t>(s)].bx, st_.slots[static_cast<std::size_t>(s)].by});
+  if (expanded_) expanded_->push_back({cur.bx, cur.by});
+  if (!cur.prepared) {
+    prepare(cur);
+    cur.prepared = true;
+  }
+  // Algorithm 1, line 5: every boundary point's g through the block from the ingress set:
+  // the min-plus product of ingress g-values and the block's costs, with the cost decoding
+  // chosen once, outside the loops. Only points that can hand a g-value on are updated.
   std::uint32_t changed = 0;
-  {
-    block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
-    const database::cost_view costs = db_.view(cur.code);
-    // Algorithm 1, line 5: every boundary point's g through the block from the ingress set.
-    std::array<cost_t, kMaxBoundary> best;
-    std::array<int, kMaxBoundary> from;
-    for (int x = 0; x < n_; ++x) {
-      best[static_cast<std::size_t>(x)] = cur.g[static_cast<std::size_t>(x)];
-      from[static_cast<std::size_t>(x)] = -1;
-    }
-    // The min-plus product of ingress g-values and the block's costs, with the cost
-    // decoding chosen once, outside the loops.
-    auto min_plus = [&](auto decode) {
-      for (std::uint32_t m = ingress; m; m &= m - 1) {
-        const int y = __builtin_ctz(m);
-        const cost_t gy = cur.g[static_cast<std::size_t>(y)];
-        for (std::uint32_t e = cur.usable & ~(1u << y); e; e &= e - 1) {
-          const int x = __builtin_ctz(e);
-          const std::uint16_t v = costs.stored(y, x);
-          if (v == kStoredUnreachable) continue;
-          const cost_t total = gy + decode(v);
-          if (total < best[static_cast<std::size_t>(x)]) {
-            best[static_cast<std::size_t>(x)] = total;
-            from[static_cast<std::size_t>(x)] = y;
-          }
+  const database::cost_view costs = db_.view(cur.code);
+  const std::uint32_t egress = cur.exitable;  // exitable points are usable
+  auto min_plus = [&](auto decode) {
+    for (std::uint32_t m = ingress; m; m &= m - 1) {
+      const int y = __builtin_ctz(m);
+      const cost_t gy = cur.g[static_cast<std::size_t>(y)];
+      for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
+        const int x = __builtin_ctz(e);
+        const std::uint16_t v = costs.stored(y, x);
+        if (v == kStoredUnreachable) continue;
+        const cost_t total = gy + decode(v);
+        if (total < cur.g[static_cast<std::size_t>(x)]) {
+          cur.g[static_cast<std::size_t>(x)] = total;
+          cur.parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
+          changed |= 1u << x;
         }
       }
-    };
-    if (octile_pairs_)
-      min_plus([d = rule_.diagonal](std::uint16_t v) { return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d; });
-    else
-      min_plus([sh = db_.info().scale_log2](std::uint16_t v) { return cost_t{v} << (kCostShift - sh); });
-    for (int x = 0; x < n_; ++x) {
-      if (from[static_cast<std::size_t>(x)] < 0) continue;
-      cur.g[static_cast<std::size_t>(x)] = best[static_cast<std::size_t>(x)];
-      cur.parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(from[static_cast<std::size_t>(x)]), 0};
-      changed |= 1u << x;
-      ++stats_.generated;
     }
-  }
-  // Line 6: hand on every point that changed here or arrived since the last expansion.
+  };
+  if (octile_pairs_)
+    min_plus([d = rule_.diagonal](std::uint16_t v) { return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d; });
+  else
+    min_plus([sh = db_.info().scale_log2](std::uint16_t v) { return cost_t{v} << (kCostShift - sh); });
+  for (std::uint32_t m = changed; m; m &= m - 1) ++stats_.generated;
+
+  // Line 6: hand on every point that changed here or arrived since the last expansion,
+  // along the links that are legal from this block.
   st_.touched.clear();
-  const std::uint32_t out = changed | ingress;
-  const int bx = st_.slots[static_cast<std::size_t>(s)].bx, by = st_.slots[static_cast<std::size_t>(s)].by;
-  neighbourhood around{{}, b_};
-  if (!rule_.on_vertices())
-    for (int k = 0; k < 9; ++k) around.codes[static_cast<std::size_t>(k)] = map_.block_code(bx + k % 3 - 1, by + k / 3 - 1);
-  // The neighbours' slots, kept in the slot across its expansions (-1: not looked up,
-  // -2: off the map; -3, for this expansion only: looked up and absent). A local copy:
-  // creating a slot may move the slots.
-  std::array<int, 9> neighbour_slot = st_.slots[static_cast<std::size_t>(s)].neighbour;
-  for (std::uint32_t m = out; m; m &= m - 1) {
-    const int x = __builtin_ctz(m);
-    const cost_t gx = st_.slots[static_cast<std::size_t>(s)].g[static_cast<std::size_t>(x)];
-    const point lx = shape_.boundary_point(x);
-    for (const link& l : st_.links[static_cast<std::size_t>(x)]) {
-      int& ns = neighbour_slot[static_cast<std::size_t>((l.ox + 1) * 3 + (l.oy + 1))];
-      if (ns == -2) continue;
-      const cost_t ng = gx + l.cost;
-      if (ns == -1 && (ns = slot_of(bx + l.ox, by + l.oy, false)) < 0) ns = -3;
-      // Most hand-ons improve nothing: test that before the legality of the move.
-      if (ns >= 0 && ng >= st_.slots[static_cast<std::size_t>(ns)].g[l.target]) continue;
-      if (rule_.on_vertices()) {
-        // The shared vertex must be usable from inside the neighbour, or its row is empty.
-        const std::uint32_t ncode = map_.block_code(bx + l.ox, by + l.oy);
-        const std::uint32_t cells = st_.point_cells[l.target];
-        if ((ncode & cells) == cells) continue;
-      } else if (!step_legal(rule_, around, lx.x, lx.y, l.dx, l.dy)) {
-        continue;
-      }
-      if (ns < 0) ns = slot_of(bx + l.ox, by + l.oy);  // creates it
-      block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-      nb.g[l.target] = ng;
-      nb.parent[l.target] = {via::neighbour, static_cast<std::uint8_t>(x), static_cast<std::uint32_t>(s)};
-      nb.ingress |= 1u << l.target;
-      ++stats_.generated;
-      const cost_t hn = h(global(nb, l.target));
-      block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
-      if (cand.f == kUnreachable) st_.touched.push_back(ns);
-      if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
+  std::uint64_t todo = 0;
+  for (std::uint32_t m = (changed | ingress) & cur.exitable; m; m &= m - 1)
+    todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
+  for (; todo; todo &= todo - 1) {
+    const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+    if (!((cur.legal[l.legal_word] >> l.legal_bit) & 1u)) continue;
+    const cost_t ng = cur.g[l.source] + l.cost;
+    int& ns = cur.neighbour[l.around];
+    if (ns < 0) {
+      ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
+      st_.slots[static_cast<std::size_t>(ns)].neighbour[static_cast<std::size_t>(8 - l.around)] = s;
     }
+    block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
+    if (ng >= nb.g[l.target]) continue;
+    nb.g[l.target] = ng;
+    nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint32_t>(s)};
+    nb.ingress |= 1u << l.target;
+    ++stats_.generated;
+    const cost_t hn = h(global(nb, l.target));
+    block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
+    if (cand.f == kUnreachable) st_.touched.push_back(ns);
+    if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
   }
-  for (int& ns : neighbour_slot)
-    if (ns == -3) ns = -1;
-  st_.slots[static_cast<std::size_t>(s)].neighbour = neighbour_slot;
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
   for (int ns : st_.touched) {
     const block_search_state::key k = st_.candidate[static_cast<std::size_t>(ns)];
@@ -527,7 +573,9 @@ search_result block_search::run() {
   }
 
   // Algorithm 2.
-  while (!st_.heap.empty() && st_.slots[static_cast<std::size_t>(st_.heap.front())].heap_value < length_) {
+  while (true) {
+    while (!st_.heap.empty() && heap_stale(st_.heap.front())) heap_drop_top();
+    if (st_.heap.empty() || st_.heap.front().f >= length_) break;
     const int s = heap_pop();
     block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
     const std::uint32_t ingress = cur.ingress;

@@ -116,6 +116,21 @@ bool step_legal(const rule& r, const Grid& g, int x, int y, int dx, int dy) {
   return r.corners == corner_cutting::forbidden ? !(side_a || side_b) : !(side_a && side_b);
 }
 
+// step_legal for many cells at once, for Block A*'s hand-on between blocks: `free` holds
+// one bit per cell of a small grid, bit y * stride + x set when cell (x, y) is free. Bit
+// y * stride + x of the result is set when the move (dx, dy) from (x, y) is legal by
+// step_legal, for every cell whose move stays inside the mask's grid (the caller keeps
+// one ring of cells around the cells it asks about). It does not test the source cell.
+// tests/rules_test.cpp checks it against step_legal on every 3 x 3 neighbourhood.
+inline std::uint64_t step_legal_mask(const rule& r, std::uint64_t free, int stride, int dx, int dy) {
+  auto at = [free](int offset) { return offset >= 0 ? free >> offset : free << -offset; };
+  const std::uint64_t target = at(dy * stride + dx);
+  if (dx == 0 || dy == 0) return (dx != 0 || dy != 0) ? target : 0;
+  if (r.kind != rule_kind::octile) return 0;
+  const std::uint64_t side_a = at(dx), side_b = at(dy * stride);
+  return target & (r.corners == corner_cutting::forbidden ? (side_a & side_b) : (side_a | side_b));
+}
+
 // The eight unit moves, in the fixed order every search uses to break ties:
 // N, E, S, W, NE, SE, SW, NW. Tile uses the first four.
 inline constexpr std::array<std::array<int, 2>, 8> kSteps{{
