@@ -71,6 +71,14 @@ struct test_rng {
 
 std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
 
+// A random free cell of the map (its top-left corner is a usable vertex too).
+point random_free_cell(test_rng& rng, const grid_map& map) {
+  point p;
+  do p = {rng.below(map.width()), rng.below(map.height())};
+  while (map.blocked(p.x, p.y));
+  return p;
+}
+
 std::string path_text(const std::vector<point>& path) {
   std::string s = std::to_string(path.size()) + " points:";
   const std::size_t show = 120;
@@ -872,11 +880,7 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
       test_rng rng(static_cast<std::uint64_t>(b) * 10 + static_cast<std::uint64_t>(r.kind));
       lddb::search_context one, two;
       for (int q = 0; q < 10; ++q) {
-        point s, t;
-        do s = {rng.below(83), rng.below(71)};
-        while (map.blocked(s.x, s.y));
-        do t = {rng.below(83), rng.below(71)};
-        while (map.blocked(t.x, t.y));
+        const point s = random_free_cell(rng, map), t = random_free_cell(rng, map);
         const search_result a = lddb::block_astar(db, map, s, t, opt, one);
         const std::size_t bytes = one.memory_bytes();
         EXPECT_GT(bytes, 0u);
@@ -918,6 +922,140 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
                                                              << " expanded";
       }
     }
+}
+
+// ----------------------------------------------------------------------------- budgets and slices
+
+// A query run in slices of 1, 3 or 17 expansions ends exactly as the one-shot query
+// (status, path, cost, expansions), whatever the slice.
+TEST(BlockAStar, SlicedQueriesEqualOneShot) {
+  for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()}) {
+    const lddb::database& db = db_for(r, 4);
+    const lddb::search_options opt(lddb::default_heuristic(r));
+    const grid_map map = lddb::make_rooms_map(77, 59, 7, 21, 4);
+    const std::string name = "make_rooms_map(77,59,7,21,b=4) " + rule_text(r);
+    test_rng rng(static_cast<std::uint64_t>(r.kind) + 99);
+    lddb::search_context whole, sliced;
+    int multi_slice = 0;
+    for (int q = 0; q < 12; ++q) {
+      const point s = random_free_cell(rng, map), t = random_free_cell(rng, map);
+      const search_result a = lddb::block_astar(db, map, s, t, opt, whole);
+      for (std::uint64_t slice : {1u, 3u, 17u}) {
+        search_result b = lddb::block_astar_begin(db, map, s, t, opt, sliced);
+        int calls = 0;
+        while (b.status == search_status::in_progress) {
+          b = lddb::block_astar_continue(sliced, slice);
+          ASSERT_LE(b.stats.expanded, (++calls) * slice) << name << " " << pt(s) << "->" << pt(t) << ": a slice overran";
+          ASSERT_LT(calls, 1000000) << name;
+        }
+        multi_slice += calls > 1;
+        EXPECT_EQ(b.status, a.status) << name << " " << pt(s) << "->" << pt(t) << " slice " << slice;
+        EXPECT_EQ(b.path, a.path) << name << " " << pt(s) << "->" << pt(t) << " slice " << slice;
+        EXPECT_EQ(b.cost, a.cost) << name << " " << pt(s) << "->" << pt(t) << " slice " << slice;
+        EXPECT_EQ(b.stats.expanded, a.stats.expanded) << name << " " << pt(s) << "->" << pt(t) << " slice " << slice;
+        // The query is over: continuing it is refused, not a crash.
+        const search_result after = lddb::block_astar_continue(sliced, slice);
+        EXPECT_EQ(after.status, search_status::no_path) << name;
+        EXPECT_NE(after.message.find("no query in progress"), std::string::npos) << after.message;
+      }
+    }
+    EXPECT_GT(multi_slice, 10) << name << ": the queries were too short to test slicing";
+  }
+  lddb::search_context never_begun;
+  EXPECT_EQ(lddb::block_astar_continue(never_begun, 5).status, search_status::no_path);
+}
+
+// Checks a result stopped by its budget: it expanded exactly the budget; its path is a
+// legal path from the start (checked independently) whose cost is `cost`; and its least
+// open g + h is at least that cost and, for cells, at most the optimum.
+void check_budget_result(const rule& r, const grid_map& map, const oracle::grid& og, const std::string& name,
+                         point s, const search_result& cut, const search_result& full, std::uint64_t budget) {
+  ASSERT_EQ(cut.status, search_status::budget_exhausted) << name << " budget " << budget << ": " << result_text(cut);
+  EXPECT_EQ(cut.stats.expanded, budget) << name;
+  EXPECT_NE(cut.message.find("budget"), std::string::npos) << cut.message;
+  ASSERT_FALSE(cut.path.empty()) << name;
+  EXPECT_EQ(cut.path.front(), s) << name;
+  // Cells: searches exact under an admissible heuristic, so the least open f bounds the
+  // optimum. Any-angle: no such promise (Theta* and Block A* are not exact).
+  if (!r.on_vertices()) {
+    EXPECT_LE(cut.lower_bound, full.cost) << name << ": the bound is above the optimum";
+  }
+  EXPECT_GE(cut.lower_bound, cut.cost) << name << ": g + h below g";
+  if (cut.path.size() > 1) {
+    const oracle::path_report rep = oracle::check_path(r, og, std::span<const point>(cut.path));
+    EXPECT_TRUE(rep.ok) << name << " budget " << budget << ": partial path " << rep.why << " " << path_text(cut.path);
+    EXPECT_NEAR(rep.length, lddb::cost_to_double(cut.cost), r.on_vertices() ? 1e-3 * (1.0 + rep.length) : 1e-6)
+        << name << " budget " << budget << ": the partial path's cost";
+  }
+  (void)map;
+}
+
+TEST(Budgets, EverySearchStopsAtItsBudgetWithALegalPartialPath) {
+  for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()}) {
+    const lddb::database& db = db_for(r, 4);
+    const grid_map map = lddb::make_random_map(71, 53, 20, 31, 4);
+    const oracle::grid og = to_oracle(map);
+    const std::string name = "make_random_map(71,53,20,31,b=4) " + rule_text(r);
+    test_rng rng(static_cast<std::uint64_t>(r.kind) + 7);
+    lddb::search_context ctx;
+    int cut_queries = 0;
+    for (int q = 0; q < 15; ++q) {
+      const point s = random_free_cell(rng, map), t = random_free_cell(rng, map);
+      using search_fn = std::function<search_result(const lddb::search_options&)>;
+      std::vector<std::pair<std::string, search_fn>> searches = {
+          {"block_astar", [&](const lddb::search_options& o) { return lddb::block_astar(db, map, s, t, o, ctx); }}};
+      if (r.on_vertices()) {
+        searches.push_back({"theta_star", [&](const lddb::search_options& o) { return lddb::theta_star(r, map, s, t, o, ctx); }});
+        searches.push_back({"lazy_theta_star", [&](const lddb::search_options& o) { return lddb::lazy_theta_star(r, map, s, t, o, ctx); }});
+      } else {
+        searches.push_back({"astar", [&](const lddb::search_options& o) { return lddb::astar(r, map, s, t, o, ctx); }});
+      }
+      for (const auto& [algo, run] : searches) {
+        lddb::search_options opt(lddb::default_heuristic(r));
+        const search_result full = run(opt);
+        if (full.status != search_status::found || full.stats.expanded < 4) continue;
+        const std::string what = name + " " + algo + " " + pt(s) + "->" + pt(t);
+        // A budget the search needs all of is no cut; one short of it is.
+        opt.max_expansions = full.stats.expanded;
+        const search_result enough = run(opt);
+        EXPECT_EQ(enough.status, search_status::found) << what;
+        EXPECT_EQ(enough.path, full.path) << what;
+        for (std::uint64_t budget : {std::uint64_t{1}, full.stats.expanded / 2, full.stats.expanded - 1}) {
+          opt.max_expansions = budget;
+          const search_result cut = run(opt);
+          // Block A* may end before its last expansion when the goal's cost is known.
+          if (cut.status == search_status::found && algo == "block_astar") continue;
+          check_budget_result(r, map, og, what, s, cut, full, budget);
+          ++cut_queries;
+        }
+      }
+    }
+    EXPECT_GT(cut_queries, 30) << name;
+  }
+}
+
+// A budget caps a sliced query as a whole, however it is sliced.
+TEST(Budgets, ABudgetCapsAllSlicesTogether) {
+  const rule r = rule::octile();
+  const lddb::database& db = db_for(r, 4);
+  const grid_map map = lddb::make_rooms_map(90, 90, 9, 3, 4);
+  const point s{1, 1}, t{88, 87};
+  ASSERT_FALSE(map.blocked(s.x, s.y));
+  ASSERT_FALSE(map.blocked(t.x, t.y));
+  lddb::search_context ctx;
+  lddb::search_options opt(lddb::default_heuristic(r));
+  const search_result full = lddb::block_astar(db, map, s, t, opt, ctx);
+  ASSERT_EQ(full.status, search_status::found);
+  ASSERT_GT(full.stats.expanded, 40u);
+  opt.max_expansions = 25;
+  search_result b = lddb::block_astar_begin(db, map, s, t, opt, ctx);
+  int calls = 0;
+  while (b.status == search_status::in_progress) {
+    b = lddb::block_astar_continue(ctx, 4);
+    ++calls;
+  }
+  EXPECT_EQ(calls, 7);  // 6 slices of 4, then the 25th expansion and the end
+  check_budget_result(r, map, to_oracle(map), "make_rooms_map(90,90,9,3,b=4) octile", s, b, full, 25);
 }
 
 // ----------------------------------------------------------------------------- shipped databases

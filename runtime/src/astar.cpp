@@ -49,6 +49,13 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   ++stats.generated;
   bool found = false;
   while (!st.open_empty()) {
+    if (options.max_expansions != 0 && stats.expanded >= options.max_expansions) {
+      stats.heap_ops = st.heap_ops;
+      st.give_up(sid, st.open_top().id, [w](std::uint32_t id) {
+        return point{static_cast<int>(id % static_cast<std::uint32_t>(w)), static_cast<int>(id / static_cast<std::uint32_t>(w))};
+      }, options.max_expansions, res);
+      return;
+    }
     const node_search::heap_entry top = st.pop();
     const std::uint32_t uid = top.id;
     node_search::node& u = st.at(uid);

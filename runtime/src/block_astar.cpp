@@ -29,6 +29,7 @@ namespace {
 
 constexpr int kMaxBoundary = 4 * block_shape::kMaxBlock;
 constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
+constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
 // Parent of a boundary point: where its g-value came from.
 enum class via : std::uint8_t {
@@ -81,7 +82,26 @@ constexpr int kMaxLinks = 64;
 
 }  // namespace
 
+// One query's own state, kept in the context so that a query can run in slices.
+struct block_query {
+  const database* db = nullptr;
+  const grid_map* map = nullptr;
+  point start, goal;
+  search_options options{heuristic_kind::zero};
+  bool active = false;  // begun and not finished
+  search_stats stats;
+  // The best path found so far: through goal block slot `best_goal_slot` and its point
+  // `best_point`, or directly inside a block that holds both start and goal.
+  cost_t length = kUnreachable;
+  int best_goal_slot = -1, best_point = -1;
+  int direct_start = -1;  // start index whose local search reached the goal
+  std::array<int, kMaxStarts> start_slot{};
+  std::array<point, kMaxStarts> goal_local{};
+  std::vector<point> expanded;  // when options.record_expanded
+};
+
 struct block_search_state {
+  block_query query;
   // Block slots: the first `used` belong to this query. Slots are reused between queries
   // without clearing; a new one sets what it needs (g to infinity; parents are only read
   // behind a finite g).
@@ -137,23 +157,37 @@ std::size_t state_bytes(const block_search_state* s) {
 
 namespace {
 
+// The search itself, over the query and the slots kept in a block_search_state.
 class block_search {
  public:
-  block_search(const database& db, const grid_map& map, point start, point goal, const search_options& opt,
-               block_search_state& st)
-      : db_(db),
-        map_(map),
-        rule_(db.movement()),
-        shape_(db.shape()),
-        start_(start),
-        goal_(goal),
-        opt_(opt),
+  explicit block_search(block_search_state& st)
+      : db_(*st.query.db),
+        map_(*st.query.map),
+        rule_(db_.movement()),
+        shape_(db_.shape()),
+        start_(st.query.start),
+        goal_(st.query.goal),
+        opt_(st.query.options),
         st_(st),
         b_(shape_.block()),
         n_(shape_.boundary_count()),
-        octile_pairs_(db.info().encoding == cost_encoding::octile_pair) {}
+        octile_pairs_(db_.info().encoding == cost_encoding::octile_pair),
+        stats_(st.query.stats),
+        length_(st.query.length),
+        best_goal_slot_(st.query.best_goal_slot),
+        best_point_(st.query.best_point),
+        direct_start_(st.query.direct_start),
+        start_slot_(st.query.start_slot),
+        goal_local_(st.query.goal_local),
+        expanded_(opt_.record_expanded ? &st.query.expanded : nullptr) {}
 
-  search_result run();
+  // Checks the query and seeds OPEN from the start. False when `r` is already final.
+  bool begin(search_result& r);
+  // Algorithm 2, for at most `limit` expansions: true when the query has ended (found or
+  // no path), and then `r` holds the answer.
+  bool advance(std::uint64_t limit, search_result& r);
+  // Ends a query stopped by its budget: the path to the most promising point reached.
+  void give_up(search_result& r);
 
  private:
   // ---- slots
@@ -191,26 +225,25 @@ class block_search {
 
   void expand(int s, std::uint32_t ingress);
   void reconstruct(search_result& r) const;
+  // Appends the waypoints from boundary point x of slot s back to the start.
+  void walk_back(int s, int x, std::vector<point>& out) const;
 
   const database& db_;
   const grid_map& map_;
   const rule& rule_;
   const block_shape& shape_;
-  point start_, goal_;
+  const point start_, goal_;
   const search_options& opt_;
   block_search_state& st_;
-  int b_, n_;
-  bool octile_pairs_;
-  search_stats stats_;
-
-  // The best path found so far: through goal block `best_goal_` and its point `best_point_`,
-  // or directly inside a block that holds both start and goal.
-  cost_t length_ = kUnreachable;
-  int best_goal_slot_ = -1, best_point_ = -1;
-  int direct_start_ = -1;  // start index whose local search reached the goal
-  std::array<int, kMaxStarts> start_slot_{};
-  std::array<point, kMaxStarts> goal_local_{};
-  std::vector<point>* expanded_ = nullptr;
+  const int b_, n_;
+  const bool octile_pairs_;
+  // The query's fields (block_query), by their working names.
+  search_stats& stats_;
+  cost_t& length_;
+  int &best_goal_slot_, &best_point_, &direct_start_;
+  std::array<int, kMaxStarts>& start_slot_;
+  std::array<point, kMaxStarts>& goal_local_;
+  std::vector<point>* expanded_;
 };
 
 void block_search::reset() {
@@ -514,16 +547,14 @@ void block_search::expand(int s, std::uint32_t ingress) {
   }
 }
 
-search_result block_search::run() {
-  search_result r;
+bool block_search::begin(search_result& r) {
   if (map_.block() != b_) {
     r.status = search_status::rule_mismatch;
     r.message = "map is cut into " + std::to_string(map_.block()) + "x" + std::to_string(map_.block()) +
                 " blocks but " + db_.path() + " holds " + std::to_string(b_) + "x" + std::to_string(b_) + " blocks";
-    return r;
+    return false;
   }
-  if (!prepare_endpoints(rule_, map_, start_, goal_, opt_, r)) return r;
-  if (opt_.record_expanded) expanded_ = &r.expanded;
+  if (!prepare_endpoints(rule_, map_, start_, goal_, opt_, r)) return false;
   reset();
   build_links();
 
@@ -572,10 +603,20 @@ search_result block_search::run() {
     if (value != kUnreachable) heap_push_or_decrease(s, value, value_h);
   }
 
+  r.status = search_status::in_progress;
+  return true;
+}
+
+bool block_search::advance(std::uint64_t limit, search_result& r) {
   // Algorithm 2.
-  while (true) {
+  for (std::uint64_t done = 0;; ++done) {
     while (!st_.heap.empty() && heap_stale(st_.heap.front())) heap_drop_top();
     if (st_.heap.empty() || st_.heap.front().f >= length_) break;
+    if (done == limit) {
+      r.status = search_status::in_progress;
+      r.stats = stats_;
+      return false;
+    }
     const int s = heap_pop();
     block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
     const std::uint32_t ingress = cur.ingress;
@@ -598,63 +639,96 @@ search_result block_search::run() {
     expand(s, ingress);
   }
   r.stats = stats_;
+  if (expanded_) r.expanded = std::move(*expanded_);
   if (length_ == kUnreachable) {
     r.status = search_status::no_path;
     r.message = "no path from (" + std::to_string(start_.x) + "," + std::to_string(start_.y) + ") to (" +
                 std::to_string(goal_.x) + "," + std::to_string(goal_.y) + ")";
-    return r;
+    return true;
   }
   r.status = search_status::found;
   r.cost = length_;
   reconstruct(r);
   r.length = path_length(r.path);
-  return r;
+  return true;
+}
+
+void block_search::give_up(search_result& r) {
+  r.status = search_status::budget_exhausted;
+  r.stats = stats_;
+  if (expanded_) r.expanded = std::move(*expanded_);
+  r.message = "expansion budget of " + std::to_string(opt_.max_expansions) + " blocks exhausted";
+  // The most promising point: in the block at the top of OPEN, the point whose g + h
+  // gave the block its key.
+  const heap_entry top = st_.heap.front();  // advance() left a current entry on top
+  r.lower_bound = top.f;
+  const block_slot& slot = st_.slots[static_cast<std::size_t>(top.slot)];
+  int best = -1;
+  for (int i = 0; i < n_ && best < 0; ++i) {
+    const cost_t g = slot.g[static_cast<std::size_t>(i)];
+    if (((slot.ingress >> i) & 1u) && g != kUnreachable && g + h(global(slot, i)) == top.f) best = i;
+  }
+  if (best < 0) return;  // not reached: the key always comes from an ingress point
+  r.cost = slot.g[static_cast<std::size_t>(best)];
+  walk_back(top.slot, best, r.path);
+  std::reverse(r.path.begin(), r.path.end());
+  r.length = path_length(r.path);
+}
+
+// Appends p unless it repeats the last point.
+void add_point(std::vector<point>& out, point p) {
+  if (out.empty() || !(out.back() == p)) out.push_back(p);
+}
+
+// Appends the points of a block_graph path (point indices) in global coordinates.
+void add_local(std::vector<point>& out, const block_shape& shape, const block_slot& s, const int* pts, int count,
+               bool reverse) {
+  const int b = shape.block();
+  for (int k = 0; k < count; ++k) {
+    const point q = shape.point_at(pts[reverse ? count - 1 - k : k]);
+    add_point(out, {s.bx * b + q.x, s.by * b + q.y});
+  }
+}
+
+void block_search::walk_back(int s, int x, std::vector<point>& out) const {
+  int chain[block_graph::kMaxPoints];
+  while (true) {
+    const block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
+    add_point(out, global(cur, x));
+    const parent_ref p = cur.parent[static_cast<std::size_t>(x)];
+    if (p.kind == via::block) {
+      inflections inf;
+      db_.path(cur.code, x, p.index, &inf);  // from x back to the ingress point
+      for (int k = 0; k < inf.count; ++k)
+        add_point(out, {cur.bx * b_ + inf.points[static_cast<std::size_t>(k)].x, cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
+      x = p.index;
+    } else if (p.kind == via::neighbour) {
+      s = static_cast<int>(p.slot);
+      x = p.index;
+    } else {  // via::start
+      const int len = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);
+      add_local(out, shape_, cur, chain, len, true);  // x ... start
+      return;
+    }
+  }
 }
 
 void block_search::reconstruct(search_result& r) const {
   // Walk back from the goal, collecting waypoints from goal to start, then reverse.
   std::vector<point>& out = r.path;
   out.clear();
-  auto add = [&](point p) {
-    if (out.empty() || !(out.back() == p)) out.push_back(p);
-  };
   int chain[block_graph::kMaxPoints];
-  auto add_local = [&](const block_slot& s, const int* pts, int count, bool reverse) {
-    for (int k = 0; k < count; ++k) {
-      const point q = shape_.point_at(pts[reverse ? count - 1 - k : k]);
-      add({s.bx * b_ + q.x, s.by * b_ + q.y});
-    }
-  };
   if (direct_start_ >= 0) {
     const block_slot& s = st_.slots[static_cast<std::size_t>(start_slot_[static_cast<std::size_t>(direct_start_)])];
     const point gl = goal_local_[static_cast<std::size_t>(s.goal_index)];
     const int len = st_.start_paths[static_cast<std::size_t>(direct_start_)].path_to(shape_.point_index(gl), chain);
-    add_local(s, chain, len, true);
+    add_local(out, shape_, s, chain, len, true);
   } else {
     const block_slot& gs = st_.slots[static_cast<std::size_t>(best_goal_slot_)];
     const int len = st_.goal_paths[static_cast<std::size_t>(gs.goal_index)].path_to(
         shape_.point_index(shape_.boundary_point(best_point_)), chain);
-    add_local(gs, chain, len, false);  // goal ... y
-    int s = best_goal_slot_, x = best_point_;
-    while (true) {
-      const block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
-      add(global(cur, x));
-      const parent_ref p = cur.parent[static_cast<std::size_t>(x)];
-      if (p.kind == via::block) {
-        inflections inf;
-        db_.path(cur.code, x, p.index, &inf);  // from x back to the ingress point
-        for (int k = 0; k < inf.count; ++k) add({cur.bx * b_ + inf.points[static_cast<std::size_t>(k)].x,
-                                                 cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
-        x = p.index;
-      } else if (p.kind == via::neighbour) {
-        s = static_cast<int>(p.slot);
-        x = p.index;
-      } else {  // via::start
-        const int len2 = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);
-        add_local(cur, chain, len2, true);  // x ... start
-        break;
-      }
-    }
+    add_local(out, shape_, gs, chain, len, false);  // goal ... y
+    walk_back(best_goal_slot_, best_point_, out);
   }
   std::reverse(out.begin(), out.end());
   if (rule_.on_vertices()) return;
@@ -675,20 +749,68 @@ void block_search::reconstruct(search_result& r) const {
 
 }  // namespace
 
-search_result block_astar(const database& db, const grid_map& map, point start, point goal,
-                          const search_options& options, search_context& ctx) {
+search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
+                                const search_options& options, search_context& ctx) {
   auto& impl = ctx.state();
   if (!impl.block) impl.block = new block_search_state();
+  block_query& q = impl.block->query;
+  q.active = false;
+  search_result r;
   if (options.expected_rule && !(*options.expected_rule == db.movement())) {
-    search_result r;
     r.status = search_status::rule_mismatch;
-    std::string msg;
-    db.check_rule(*options.expected_rule, &msg);
-    r.message = msg;
+    db.check_rule(*options.expected_rule, &r.message);
     return r;
   }
-  block_search search(db, map, start, goal, options, *impl.block);
-  return search.run();
+  q.db = &db;
+  q.map = &map;
+  q.start = start;
+  q.goal = goal;
+  q.options = options;
+  q.stats = {};
+  q.length = kUnreachable;
+  q.best_goal_slot = q.best_point = q.direct_start = -1;
+  q.expanded.clear();
+  block_search search(*impl.block);
+  q.active = search.begin(r);
+  return r;
+}
+
+search_result block_astar_continue(search_context& ctx, std::uint64_t max_expansions) {
+  auto& impl = ctx.state();
+  search_result r;
+  if (!impl.block || !impl.block->query.active) {
+    r.status = search_status::no_path;
+    r.message = "block_astar_continue: no query in progress in this context (call block_astar_begin first)";
+    return r;
+  }
+  block_query& q = impl.block->query;
+  block_search search(*impl.block);
+  // The whole query's budget caps this slice.
+  std::uint64_t limit = max_expansions == 0 ? kNoLimit : max_expansions;
+  bool budget_caps = false;
+  if (q.options.max_expansions != 0) {
+    const std::uint64_t left = q.options.max_expansions > q.stats.expanded ? q.options.max_expansions - q.stats.expanded : 0;
+    if (left <= limit) {
+      limit = left;
+      budget_caps = true;
+    }
+  }
+  if (search.advance(limit, r)) {
+    q.active = false;
+    return r;
+  }
+  if (budget_caps) {
+    search.give_up(r);
+    q.active = false;
+  }
+  return r;
+}
+
+search_result block_astar(const database& db, const grid_map& map, point start, point goal,
+                          const search_options& options, search_context& ctx) {
+  search_result r = block_astar_begin(db, map, start, goal, options, ctx);
+  if (r.status != search_status::in_progress) return r;
+  return block_astar_continue(ctx, 0);  // 0: one slice, as far as the budget allows
 }
 
 }  // namespace lddb

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "context.hpp"
@@ -170,6 +171,19 @@ struct node_search_state {
   }
 
   bool open_empty() const { return heap.empty(); }
+  const node_search::heap_entry& open_top() const { return heap.front(); }
+
+  // Ends a search whose expansion budget ran out before the goal: the path from `from`
+  // to the open node `to` (the most promising one), its g and the least f still open.
+  template <class ToPoint>
+  void give_up(std::uint32_t from, std::uint32_t to, ToPoint to_point, std::uint64_t budget, search_result& res) {
+    res.status = search_status::budget_exhausted;
+    res.message = "expansion budget of " + std::to_string(budget) + " nodes exhausted";
+    res.lower_bound = heap.front().f;
+    trace_path(from, to, to_point, res.path);
+    res.cost = at(to).g;
+    res.length = path_length(res.path);
+  }
 
   // Inserts a node that is not in the heap (new, or re-opened after being closed).
   void push(std::uint32_t id, cost_t f, cost_t g) {

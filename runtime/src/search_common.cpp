@@ -97,6 +97,8 @@ const char* search_status_name(search_status s) {
       return "rule_mismatch";
     case search_status::budget_exhausted:
       return "budget_exhausted";
+    case search_status::in_progress:
+      return "in_progress";
   }
   return "unknown";
 }

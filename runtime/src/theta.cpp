@@ -65,6 +65,15 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   ++stats.generated;
   bool found = false;
   while (!st.open_empty()) {
+    if (options.max_expansions != 0 && stats.expanded >= options.max_expansions) {
+      // Lazy Theta*: an open vertex's parent is not yet checked for line of sight; its
+      // parent, closed, is.
+      std::uint32_t to = st.open_top().id;
+      if constexpr (Lazy) to = st.at(to).parent;
+      stats.heap_ops = st.heap_ops;
+      st.give_up(sid, to, xy, options.max_expansions, res);
+      return;
+    }
     const std::uint32_t uid = st.pop().id;
     node_search::node& u = st.at(uid);
     const point up = xy(uid);

@@ -33,7 +33,8 @@ enum class search_status : std::uint8_t {
   invalid_start,    // off the map, or blocked (cells) / unusable (vertices)
   invalid_goal,
   rule_mismatch,    // the database's rule or block size does not fit the query
-  budget_exhausted, // reserved for node budgets
+  budget_exhausted, // search_options::max_expansions reached first: see search_result
+  in_progress,      // a sliced Block A* query that has more work to do
 };
 const char* search_status_name(search_status s);
 
@@ -49,8 +50,13 @@ struct search_result {
   std::string message;  // why, when not found
   // Cells for tile and octile: every cell from start to goal, each a legal move from the
   // one before. Vertices for any-angle: the waypoints of the polyline.
+  // budget_exhausted: the path to the most promising point reached (least g + h), so a
+  // unit can start moving while the search goes on or is retried.
   std::vector<point> path;
-  cost_t cost = kUnreachable;  // the search's own fixed-point cost
+  cost_t cost = kUnreachable;  // the search's own fixed-point cost (of `path`)
+  // budget_exhausted: the least g + h still open; for tile and octile with an admissible
+  // heuristic, a lower bound on the optimal cost.
+  cost_t lower_bound = 0;
   double length = 0;           // computed from the waypoints in double precision
   search_stats stats;
   // Blocks (Block A*) or cells/vertices (others) the search expanded, for pictures;
@@ -64,6 +70,9 @@ struct search_options {
   bool record_expanded = false;
   // Block A*: refuse (rule_mismatch) unless the database holds exactly this rule.
   std::optional<rule> expected_rule;
+  // Stop with budget_exhausted after this many expansions (blocks for Block A*, cells
+  // or vertices for the others); 0: no limit.
+  std::uint64_t max_expansions = 0;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
 
@@ -88,6 +97,18 @@ class search_context {
 // for any-angle.
 search_result block_astar(const database& db, const grid_map& map, point start, point goal,
                           const search_options& options, search_context& ctx);
+
+// Block A* in slices, for a game loop that gives pathfinding a fixed share of each
+// frame. block_astar_begin checks the query and prepares it in `ctx` without expanding
+// anything: its status is in_progress, or final (invalid_start, found for start == goal,
+// ...). Each block_astar_continue then expands at most `max_expansions` blocks (0: no
+// limit) and returns in_progress until the query ends with found, no_path or, when
+// options.max_expansions caps the whole query, budget_exhausted. The result of a
+// finished query equals block_astar's. The database and the map must stay alive and
+// unchanged until the query ends; beginning another query on `ctx` abandons it.
+search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
+                                const search_options& options, search_context& ctx);
+search_result block_astar_continue(search_context& ctx, std::uint64_t max_expansions);
 
 // A* on cells for tile and octile rules.
 search_result astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
