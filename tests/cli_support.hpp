@@ -1,7 +1,9 @@
 // Running the built `lddb` program from tests: shared by cli_test and cli_search_test.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -67,6 +70,40 @@ inline run_result run_in(const fs::path& scratch, const std::string& args, const
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+// As run_in, and the peak resident memory of the lddb process in KiB (wait4's rusage;
+// the shell execs lddb, so the figure is lddb's own).
+inline run_result run_measured(const fs::path& scratch, const std::string& args, long* max_rss_kib) {
+  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string cmd = "exec " + quote(std::string(LDDB_CLI)) + " " + args + " </dev/null >" + quote(out) + " 2>" +
+                          quote(err);
+  run_result r;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int raw = 0;
+  struct rusage usage {};
+  if (pid < 0 || ::wait4(pid, &raw, 0, &usage) != pid) {
+    ADD_FAILURE() << "cannot run " << cmd;
+    return r;
+  }
+  *max_rss_kib = usage.ru_maxrss;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+// Files in `dir` (recursively) whose name has ".tmp-": the temporary files of atomic
+// writes, which no run may leave behind.
+inline std::vector<std::string> leftover_temporaries(const fs::path& dir) {
+  std::vector<std::string> found;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().filename().string().find(".tmp-") != std::string::npos) found.push_back(e.path().string());
+  return found;
 }
 
 // A failure the user caused: a non-zero exit below 128 (no crash, no signal), `status`

@@ -5,6 +5,7 @@
 // and the files written. Databases are small (b = 2 or 3) to keep the suite fast.
 #include <sys/wait.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -339,6 +340,320 @@ TEST_F(cli, InfoAcceptsAFolderOfGoodDatabases) {
   const run_result r = run("info --dir " + quote(dir_.string()));
   EXPECT_EQ(r.status, 0) << r.all();
   EXPECT_NE(r.out.find("3 of 3 databases intact"), std::string::npos) << r.out;
+}
+
+// ----------------------------------------------------------------------------- hostile inputs, every command
+
+// Files every command can be given: good ones, and each way a file can be bad.
+class cli_inputs : public cli {
+ protected:
+  void SetUp() override {
+    cli::SetUp();
+    golden_ = fs::path(LDDB_SOURCE_DIR) / "tests" / "golden";
+    write_file(path("good.map"), "type octile\nheight 4\nwidth 6\nmap\n......\n..@@..\n......\n......\n");
+    write_file(path("bad-row.map"), "type octile\nheight 4\nwidth 6\nmap\n......\n.....\n......\n......\n");
+    write_file(path("huge.map"), "type octile\nheight 1000000000\nwidth 1000000000\nmap\n......\n");
+    write_file(path("notes.txt"), "this is not a map, a scenario or a database\n");
+    write_file(path("empty.lddb"), "");
+    const std::string octile3 = read_file(golden_ / "octile-3.lddb");
+    write_file(path("cut.lddb"), octile3.substr(0, 100));
+    std::string v2 = octile3;
+    v2[8] = 2;   // version 2.0 ...
+    v2[12] = 2;  // ... needing a 2.x reader (the checksum is not even reached)
+    write_file(path("v2.lddb"), v2);
+    fs::create_symlink(path("nowhere.lddb"), path("dangling.lddb"));
+    const std::string q = "0\tgood.map\t6\t4\t0\t0\t5\t3\t6.82843\n";
+    write_file(path("good.scen"), "version 1\n" + q + q);
+    write_file(path("bad-line.scen"), "version 1\n" + q + "0\tgood.map\t6\t4\t0\t0\t5\n");
+    write_file(path("v2.scen"), "version 2\n" + q);
+    write_file(path("off.scen"), "version 1\n0\tgood.map\t6\t4\t0\t0\t5\t4\t5\n");
+    write_file(path("size.scen"), "version 1\n0\tgood.map\t7\t4\t0\t0\t5\t3\t6.82843\n");
+    write_file(path("nomap.scen"), "version 1\n0\tmaps/elsewhere/other.map\t6\t4\t0\t0\t5\t3\t6.82843\n");
+  }
+  std::string p(const std::string& name) const { return quote(path(name)); }
+  std::string gold(const std::string& name) const { return quote(golden_ / name); }
+  fs::path golden_;
+};
+
+struct bad_input {
+  std::string args;
+  int status;
+  std::string mention;  // in the message: the file, line, option or problem
+};
+
+// Every command, every kind of bad input: a message naming what is wrong, exit status 1
+// (a file) or 2 (the command line), below 128, no exception text; and no output file,
+// not even a temporary one, left behind.
+TEST_F(cli_inputs, EveryCommandRefusesBadInputCleanly) {
+  const std::string x = p("x.lddb"), csv = p("o.csv"), svg = p("r.svg"), demo_svg = p("d.svg");
+  const std::string missing = path("missing.lddb").string(), nowhere = path("no/such/out").string();
+  const std::string solve = "solve --map " + p("good.map") + " ";
+  const std::string bench = "bench --algo astar --scen ";
+  const std::string render = "render --map " + p("good.map") + " --out " + svg + " ";
+  const std::vector<bad_input> cases{
+      // gen
+      {"gen --like " + p("missing.lddb") + " --out " + x, 1, missing},
+      {"gen --like " + p("notes.txt") + " --out " + x, 1, "not an .lddb file"},
+      {"gen --like " + quote(dir_) + " --out " + x, 1, "is a directory"},
+      {"gen --like " + p("v2.lddb") + " --out " + x, 1, "written by format 2.0; this reader reads 1.x"},
+      {"gen --rule hexagonal --block 2 --out " + x, 2, "hexagonal"},
+      {"gen --rule octile:foo=1 --block 2 --out " + x, 2, "foo"},
+      {"gen --rule octile --block 2.5 --out " + x, 2, "--block: '2.5' is not a whole number"},
+      {"gen --rule octile --block 6 --out " + x, 2, "--block: 6 is out of range"},
+      {"gen --rule octile --threads -1 --out " + x, 2, "--threads"},
+      {"gen --rule octile --zstd-level 99 --out " + x, 2, "--zstd-level"},
+      {"gen --rule tile --squeeze allowed --block 2 --out " + x, 2, "--squeeze applies only to any-angle"},
+      {"gen --rule octile --block 2 --out ''", 2, "--out: empty file name"},
+      {"gen --rule octile --block 2 --out " + quote(nowhere), 1, nowhere},
+      {"gen --rule octile --block 2 --frobnicate --out " + x, 2, "--frobnicate"},
+      // verify
+      {"verify " + p("missing.lddb"), 1, missing + ": io_error: cannot open"},
+      {"verify " + p("dangling.lddb"), 1, "dangling.lddb: io_error"},
+      {"verify " + quote(dir_), 1, "is a directory"},
+      {"verify " + p("empty.lddb"), 1, "empty.lddb: truncated: is empty"},
+      {"verify " + p("notes.txt"), 1, "notes.txt: wrong_magic"},
+      {"verify " + p("cut.lddb"), 1, "cut.lddb: truncated"},
+      {"verify " + p("v2.lddb"), 1, "v2.lddb: unsupported_version: written by format 2.0; this reader reads 1.x"},
+      {"verify --frobnicate " + gold("tile-2.lddb"), 2, "--frobnicate"},
+      // dump
+      {"dump " + p("missing.lddb"), 1, missing},
+      {"dump " + p("notes.txt"), 1, "notes.txt"},
+      {"dump " + p("v2.lddb"), 1, "written by format 2.0"},
+      {"dump " + gold("octile-3.lddb") + " --pattern banana", 2, "--pattern"},
+      {"dump " + gold("octile-3.lddb") + " --pattern 512", 2, "codes are 0..511"},
+      {"dump " + gold("octile-3.lddb") + " --pattern 0 --pair 1", 2, "--pair"},
+      {"dump " + gold("octile-3.lddb") + " " + gold("tile-3.lddb"), 2, "not expected"},
+      // info
+      {"info --dir " + p("missing"), 1, path("missing").string()},
+      {"info --dir " + p("notes.txt"), 1, "not a folder"},
+      {"info --frobnicate", 2, "--frobnicate"},
+      // solve
+      {"solve --map " + p("missing.map") + " --from 0,0 --to 1,1 --algo astar", 1, "missing.map: cannot open"},
+      {"solve --map " + quote(dir_) + " --from 0,0 --to 1,1 --algo astar", 1, "is a directory"},
+      {"solve --map " + p("bad-row.map") + " --from 0,0 --to 1,1 --algo astar", 1,
+       "bad-row.map:6: row 1 has 5 cells, but the header says width 6"},
+      {"solve --map " + p("huge.map") + " --from 0,0 --to 1,1 --algo astar", 1, "huge.map:2: height 1000000000 is outside"},
+      {"solve --map " + p("notes.txt") + " --from 0,0 --to 1,1 --algo astar", 1, "notes.txt:1: bad header line"},
+      {solve + "--from 0,0 --to 1,1 --lddb " + p("missing.lddb"), 1, missing},
+      {solve + "--from 0,0 --to 1,1 --lddb " + p("notes.txt"), 1, "notes.txt: not an .lddb file"},
+      {solve + "--from '1;1' --to 1,1 --algo astar", 2, "--from: '1;1' is not a point"},
+      {solve + "--from 0,0 --to a,b --algo astar", 2, "--to: 'a,b' is not a point"},
+      {solve + "--from 6,0 --to 1,1 --algo astar", 2, "--from: cell (6,0) is off the 6x4 map"},
+      {solve + "--from 0,0 --to 0,-1 --algo astar", 2, "--to: cell (0,-1) is off the 6x4 map"},
+      {solve + "--from 0,0 --to 2,1 --algo astar", 2, "--to: cell (2,1) is blocked"},
+      {solve + "--from 0,0 --to 7,0 --algo theta", 2, "--to: vertex (7,0) is off the 6x4 map"},
+      {solve + "--from 0,0 --to 1,1 --algo astar --rule hexagonal", 2, "--rule"},
+      {solve + "--from 0,0 --to 1,1 --algo dijkstra", 2, "dijkstra"},
+      {solve + "--from 0,0 --to 1,1 --algo astar --heuristic wishful", 2, "--heuristic"},
+      {solve + "--from 0,0 --to 1,1 --rule tile --lddb " + gold("octile-3.lddb"), 2, "rule mismatch"},
+      {solve + "--from 0,0 --to 1,1 --algo astar --rule any-angle", 2, "rule mismatch"},
+      {solve + "--from 0,0 --to 1,1 --algo theta --lddb " + gold("octile-3.lddb"), 2, "rule mismatch"},
+      {"solve --from 0,0 --to 1,1", 2, "--map"},
+      // bench
+      {bench + p("missing.scen"), 1, "missing.scen: no such file or folder"},
+      {bench + p("bad-line.scen"), 1, "bad-line.scen:3: expected 9 fields"},
+      {bench + p("v2.scen"), 1, "v2.scen:1: unsupported scenario version 'version 2'"},
+      {bench + p("off.scen"), 1, "off.scen:2: goal (5,4) is off the 6x4 map"},
+      {bench + p("size.scen"), 1, "size.scen:2: the scenario says the map is 7x4"},
+      {bench + p("nomap.scen"), 1, "nomap.scen:2: map maps/elsewhere/other.map not found"},
+      {bench + p("notes.txt"), 1, "notes.txt:1: expected 'version 1' or 'version 1.0' first"},
+      {bench + p("good.scen") + " --map " + p("bad-row.map"), 1, "bad-row.map:6"},
+      {bench + p("good.scen") + " --limit -1", 2, "--limit: '-1' is not a whole number"},
+      {bench + p("good.scen") + " --limit 0", 2, "--limit: 0 is out of range"},
+      {bench + p("good.scen") + " --rule hexagonal", 2, "--rule"},
+      {bench + p("good.scen") + " --rule tile --lddb " + gold("octile-3.lddb"), 2, "rule mismatch"},
+      {"bench --algo theta --rule tile --scen " + p("good.scen"), 2, "rule mismatch"},
+      {bench + p("good.scen") + " --csv " + quote(nowhere), 1, nowhere},
+      {bench + p("good.scen") + " --csv ''", 2, "--csv: empty file name"},
+      {bench + p("bad-line.scen") + " --csv " + csv + " --paths " + p("paths.txt"), 1, "bad-line.scen:3"},
+      // render
+      {"render --map " + p("missing.map") + " --out " + svg, 1, "missing.map: cannot open"},
+      {"render --map " + p("bad-row.map") + " --out " + svg, 1, "bad-row.map:6"},
+      {render + "--from a,b --to 1,1 --algo astar", 2, "--from: 'a,b' is not a point"},
+      {render + "--from 0,0 --to 9,9 --algo astar", 2, "--to: cell (9,9) is off the 6x4 map"},
+      {render + "--from 0,0 --to 1,1 --algo warp", 2, "warp"},
+      {render + "--from 0,0 --to 1,1 --algo astar:hexagonal", 2, "hexagonal"},
+      {render + "--from 0,0 --to 1,1 --algo theta:octile", 2, "rule mismatch"},
+      {render + "--from 0,0", 2, "--from needs --to"},
+      {"render --map " + p("good.map") + " --out ''", 2, "--out: empty file name"},
+      {"render --map " + p("good.map") + " --out " + quote(nowhere), 1, nowhere},
+      // demo (every check comes before the searches, so these are quick)
+      {"demo --queries 0 --out " + demo_svg, 2, "--queries: 0 is out of range"},
+      {"demo --queries many --out " + demo_svg, 2, "--queries: 'many' is not a whole number"},
+      {"demo --out ''", 2, "--out: empty file name"},
+      {"demo --out " + quote(nowhere), 1, nowhere},
+      {"demo --frobnicate", 2, "--frobnicate"},
+  };
+  for (const bad_input& c : cases) {
+    SCOPED_TRACE("lddb " + c.args);
+    const run_result r = run(c.args);
+    expect_clean_failure(r, c.mention, c.status);
+    // One line naming the command (CLI11's own errors add a hint line; verify prints its
+    // per-file verdict on stdout).
+    EXPECT_TRUE(r.err.rfind("lddb ", 0) == 0 || r.err.empty()) << r.err;
+  }
+  for (const char* out : {"x.lddb", "o.csv", "paths.txt", "r.svg", "d.svg"}) EXPECT_FALSE(fs::exists(path(out))) << out;
+  EXPECT_EQ(leftover_temporaries(dir_), std::vector<std::string>{});
+}
+
+TEST_F(cli_inputs, HelpAndVersionForEveryCommand) {
+  for (const char* sub : {"", "gen", "verify", "dump", "info", "solve", "bench", "render", "demo"}) {
+    const run_result r = run(std::string(sub) + " --help");
+    EXPECT_EQ(r.status, 0) << sub << "\n" << r.all();
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << "\n" << r.out;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+  }
+  const run_result v = run("--version");
+  EXPECT_EQ(v.status, 0) << v.all();
+  EXPECT_NE(v.out.find("lddb-gen 1.0"), std::string::npos) << v.out;
+}
+
+// A failed command leaves an existing output file as it was.
+TEST_F(cli_inputs, FailedCommandsLeaveExistingOutputsAlone) {
+  for (const char* name : {"keep.lddb", "keep.csv", "keep.svg"}) write_file(path(name), "precious");
+  expect_clean_failure(run("gen --like " + p("cut.lddb") + " --out " + p("keep.lddb")), "cut.lddb", 1);
+  expect_clean_failure(run("bench --algo astar --scen " + p("bad-line.scen") + " --csv " + p("keep.csv")),
+                       "bad-line.scen:3", 1);
+  expect_clean_failure(run("render --map " + p("bad-row.map") + " --out " + p("keep.svg")), "bad-row.map:6", 1);
+  for (const char* name : {"keep.lddb", "keep.csv", "keep.svg"}) EXPECT_EQ(read_file(path(name)), "precious") << name;
+  EXPECT_EQ(leftover_temporaries(dir_), std::vector<std::string>{});
+}
+
+// Output lost to a full disk is a failure, not a success.
+TEST_F(cli_inputs, OutputThatCannotBeWrittenIsAFailure) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  for (const std::string& args :
+       {"verify " + gold("tile-2.lddb"), "dump " + gold("tile-2.lddb"), "dump --json " + gold("tile-2.lddb"),
+        "solve --algo astar --map " + p("good.map") + " --from 0,0 --to 5,3"}) {
+    SCOPED_TRACE(args);
+    const fs::path err = path("full-stderr.txt");
+    const int raw = std::system((quote(std::string(LDDB_CLI)) + " " + args + " >/dev/full 2>" + quote(err)).c_str());
+    ASSERT_TRUE(WIFEXITED(raw));
+    EXPECT_EQ(WEXITSTATUS(raw), 1);
+    EXPECT_NE(read_file(err).find("error: cannot write the output"), std::string::npos) << read_file(err);
+  }
+}
+
+TEST_F(cli_inputs, VerifyAcceptsEveryGoldenFile) {
+  std::string files;
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(golden_))
+    if (e.path().extension() == ".lddb") files += " " + quote(e.path()), ++n;
+  ASSERT_GE(n, 8);
+  const run_result r = run("verify" + files);
+  EXPECT_EQ(r.status, 0) << r.all();
+  std::size_t ok = 0;
+  for (std::size_t at = r.out.find(": ok ("); at != std::string::npos; at = r.out.find(": ok (", at + 1)) ++ok;
+  EXPECT_EQ(ok, static_cast<std::size_t>(n)) << r.out;
+}
+
+// Real files vary: CRLF line ends, trailing blanks, no final newline. Each variant of a
+// map and of a scenario gives the same answers as the plain file.
+TEST_F(cli_inputs, LineEndVariantsAreAccepted) {
+  const std::vector<std::string> rows{"......", "..@@..", "......", "......"};
+  const std::string q1[] = {"0", "good.map", "6", "4", "0", "0", "5", "3", "6.82843"};
+  const std::string q2[] = {"1", "good.map", "6", "4", "5", "0", "0", "3", "6.82843"};
+  int k = 0;
+  std::string first_csv;
+  for (const char* eol : {"\n", "\r\n"})
+    for (const char* trail : {"", " \t "})
+      for (bool final_newline : {true, false}) {
+        SCOPED_TRACE(std::string("eol ") + (eol[0] == '\r' ? "CRLF" : "LF") + ", trailing '" + trail + "', " +
+                     (final_newline ? "final newline" : "no final newline"));
+        const std::string name = "v" + std::to_string(k++);
+        std::string map = std::string("type octile") + trail + eol + "height 4" + eol + "width 6" + trail + eol + "map" + eol;
+        for (std::size_t y = 0; y < rows.size(); ++y) map += rows[y] + trail + (y + 1 < rows.size() || final_newline ? eol : "");
+        write_file(path(name + ".map"), map);
+        const run_result s = run("solve --algo astar --map " + p(name + ".map") + " --from 0,0 --to 5,3");
+        EXPECT_EQ(s.status, 0) << s.all();
+        EXPECT_NE(s.out.find("length     6.8284"), std::string::npos) << s.out;
+
+        std::string scen = std::string("version 1") + trail + eol;
+        for (const auto* q : {q1, q2}) {
+          std::string line;
+          for (int f = 0; f < 9; ++f) line += (f ? "\t" : "") + (f == 1 ? name + ".map" : q[f]);
+          scen += line + trail + (q == q1 || final_newline ? eol : "");
+        }
+        write_file(path(name + ".scen"), scen);
+        const fs::path out = path(name + ".csv");
+        const run_result b = run("bench --algo astar --scen " + p(name + ".scen") + " --csv " + quote(out));
+        EXPECT_EQ(b.status, 0) << b.all();
+        // The rows, without the columns that name the files or time the search.
+        std::string lengths;
+        std::istringstream in(read_file(out));
+        std::string line;
+        while (std::getline(in, line)) {
+          std::vector<std::string> cols;
+          std::stringstream ls(line);
+          for (std::string c; std::getline(ls, c, ',');) cols.push_back(c);
+          ASSERT_GE(cols.size(), 16u) << line;
+          lengths += cols[2] + " " + cols[5] + "," + cols[6] + "->" + cols[7] + "," + cols[8] + " " + cols[9] + " " +
+                     cols[10] + "\n";
+        }
+        if (first_csv.empty()) first_csv = lengths;
+        EXPECT_EQ(lengths, first_csv);
+      }
+  EXPECT_NE(first_csv.find("2 0,0->5,3 found 6.828427"), std::string::npos) << first_csv;
+}
+
+// ----------------------------------------------------------------------------- bench: bounded memory
+
+// Writes a scenario of `n` queries on good.map, and optionally a malformed last line.
+void write_big_scenario(const fs::path& f, std::size_t n, bool bad_last_line) {
+  std::ofstream out(f, std::ios::binary);
+  out << "version 1\n";
+  const char* const kQueries[] = {"0\tgood.map\t6\t4\t0\t0\t5\t3\t6.82843\n", "1\tgood.map\t6\t4\t5\t0\t0\t3\t6.82843\n",
+                                  "2\tgood.map\t6\t4\t0\t3\t5\t0\t6.82843\n"};
+  for (std::size_t k = 0; k < n; ++k) out << kQueries[k % 3];
+  if (bad_last_line) out << "9\tgood.map\t6\t4\t0\t0\n";
+}
+
+// A million-line scenario with --limit: the queries past the limit are not even read (a
+// malformed last line goes unnoticed), so it takes no longer than a small one.
+TEST_F(cli_inputs, BenchWithALimitReadsNoFurther) {
+  write_big_scenario(path("big.scen"), 1'000'000, true);
+  const auto t0 = std::chrono::steady_clock::now();
+  const run_result r = run("bench --algo astar --scen " + p("big.scen") + " --limit 3 --csv " + p("big.csv"));
+  EXPECT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("1 scenario file, 3 queries"), std::string::npos) << r.out;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  std::istringstream rows(read_file(path("big.csv")));
+  std::string line;
+  int n = 0;
+  while (std::getline(rows, line)) ++n;
+  EXPECT_EQ(n, 4);  // heading and 3 rows
+  fs::remove(path("big.scen"));
+}
+
+// A malformed line after hundreds of good ones stops the run with the file and line named,
+// and the CSV and path files it was writing are discarded.
+TEST_F(cli_inputs, BenchStopsAtAMalformedLineAndDiscardsItsOutputs) {
+  write_big_scenario(path("late.scen"), 500, true);
+  const run_result r =
+      run("bench --algo astar --scen " + p("late.scen") + " --csv " + p("late.csv") + " --paths " + p("late.txt"));
+  expect_clean_failure(r, path("late.scen").string() + ":502: expected 9 fields", 1);
+  EXPECT_FALSE(fs::exists(path("late.csv")));
+  EXPECT_FALSE(fs::exists(path("late.txt")));
+  EXPECT_EQ(leftover_temporaries(dir_), std::vector<std::string>{});
+}
+
+// bench keeps neither the queries nor the CSV rows in memory: 100 times the queries do not
+// take more memory. (Holding them would take about 25 MB more here.)
+TEST_F(cli_inputs, BenchMemoryDoesNotGrowWithTheScenario) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator keeps freed memory in quarantine: resident memory says nothing here";
+#endif
+  long small_kib = 0, large_kib = 0;
+  write_big_scenario(path("small.scen"), 1'000, false);
+  write_big_scenario(path("large.scen"), 100'000, false);
+  const std::string outputs = " --csv " + p("m.csv") + " --paths " + p("m.txt");
+  const run_result s = run_measured(dir_, "bench --algo astar --scen " + p("small.scen") + outputs, &small_kib);
+  ASSERT_EQ(s.status, 0) << s.all();
+  const run_result l = run_measured(dir_, "bench --algo astar --scen " + p("large.scen") + outputs, &large_kib);
+  ASSERT_EQ(l.status, 0) << l.all();
+  EXPECT_NE(l.out.find("100000 queries"), std::string::npos) << l.out;
+  EXPECT_GT(fs::file_size(path("m.csv")), std::uintmax_t{5} << 20);  // what it did not keep
+  EXPECT_LT(large_kib - small_kib, 4 * 1024) << "1,000 queries: " << small_kib << " KiB; 100,000: " << large_kib << " KiB";
 }
 
 }  // namespace

@@ -26,8 +26,55 @@
 #include <thread>
 #include <vector>
 
+#include <zstd.h>
+
+#include <new>
+
+#include "byte_patch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
+
+// ============================================================================= allocations
+
+// Every allocation through operator new (std::vector, std::make_unique_for_overwrite, ...)
+// passes here, so a test can ask for the largest single request made while it watched:
+// "refused before any large allocation" is then a measured fact, not a hope.
+namespace alloc_watch {
+std::atomic<bool> on{false};
+std::atomic<std::size_t> largest{0};
+struct scope {
+  scope() {
+    largest = 0;
+    on = true;
+  }
+  ~scope() { on = false; }
+  std::size_t largest_request() const { return largest.load(); }
+};
+}  // namespace alloc_watch
+
+namespace alloc_watch {
+void* allocate(std::size_t n) {
+  if (on.load(std::memory_order_relaxed)) {
+    std::size_t seen = largest.load(std::memory_order_relaxed);
+    while (n > seen && !largest.compare_exchange_weak(seen, n)) {
+    }
+  }
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace alloc_watch
+
+// The array forms too, which a sanitizer's runtime would otherwise provide itself.
+void* operator new(std::size_t n) { return alloc_watch::allocate(n); }
+void* operator new[](std::size_t n) { return alloc_watch::allocate(n); }
+// The allocations above are malloc, so free is their match; GCC cannot see that once it inlines.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace {
 
@@ -79,16 +126,8 @@ database::open_result open_sample(const std::string& name) {
 
 // ============================================================================= byte patching
 
-template <class T>
-T get(const bytes& f, std::size_t at) {
-  T v = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) v |= T(f.at(at + i)) << (8 * i);
-  return v;
-}
-template <class T>
-void put(bytes& f, std::size_t at, T v) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) f.at(at + i) = std::uint8_t(v >> (8 * i));
-}
+using byte_patch::get;
+using byte_patch::put;
 
 constexpr std::size_t kHeader = 64, kEntry = 48;
 std::uint32_t section_count(const bytes& f) { return get<std::uint32_t>(f, 52); }
@@ -977,6 +1016,178 @@ TEST(SectionTable, PaddingAndTrailingBytes) {
   expect_refused(r, status::bad_section_table, file_name("octile-3"), "padding");
   r = open_patched("octile-3", [](bytes& f) { f.push_back(0); });
   expect_refused(r, status::bad_section_table, file_name("octile-3"), "after the end of its last section");
+}
+
+// ----------------------------------------------------------------------------- memory budget
+
+// A zstd frame (RFC 8878) of `size` zero bytes made of RLE blocks of 128 KiB, 4 bytes each:
+// a few hundred kilobytes that really decompress to gigabytes, as a hostile file would hold.
+bytes zero_frame(std::uint64_t size) {
+  bytes f{0x28, 0xB5, 0x2F, 0xFD,  // magic
+          0xC0,                    // descriptor: 8-byte content size, windowed, no checksum, no dictionary
+          0x38};                   // window descriptor: 2^(10 + 7) = 128 KiB
+  for (int i = 0; i < 8; ++i) f.push_back(static_cast<std::uint8_t>(size >> (8 * i)));
+  constexpr std::uint64_t kBlock = 128 * 1024;
+  std::uint64_t left = size;
+  do {
+    const std::uint64_t n = std::min(left, kBlock);
+    left -= n;
+    const std::uint64_t header = (left == 0 ? 1u : 0u) | (1u << 1) | (n << 3);  // last?, RLE, size
+    for (int i = 0; i < 3; ++i) f.push_back(static_cast<std::uint8_t>(header >> (8 * i)));
+    f.push_back(0);  // the byte repeated
+  } while (left > 0);
+  return f;
+}
+
+struct crafted_section {
+  std::uint32_t tag;
+  std::uint8_t codec;
+  std::uint64_t raw_size;
+  bytes payload;
+};
+
+// A file laid out and sealed exactly as docs/format.md says, from header fields and
+// sections given here, with no help from the writer (which refuses to make such files).
+bytes craft_file(const std::array<std::uint8_t, 8>& rule_bytes, std::uint64_t diagonal, std::uint32_t canonical,
+                 std::uint32_t cost_tables, std::uint32_t path_tables, const std::vector<crafted_section>& sections) {
+  bytes f(kHeader + kEntry * sections.size(), 0);
+  const std::uint8_t magic[8] = {0x89, 'L', 'D', 'D', 'B', '\r', '\n', 0x1A};
+  std::copy(std::begin(magic), std::end(magic), f.begin());
+  put<std::uint16_t>(f, 8, 1);   // version 1.0
+  put<std::uint16_t>(f, 12, 1);  // minimum reader 1.0
+  put<std::uint32_t>(f, 16, 0x01020304);
+  f[20] = 8;
+  f[21] = cost_tables > 65536 || path_tables > 65536 ? 4 : 2;
+  f[22] = 2;
+  std::copy(rule_bytes.begin(), rule_bytes.end(), f.begin() + 24);  // block .. symmetry mask
+  put<std::uint64_t>(f, 32, diagonal);
+  put<std::uint32_t>(f, 40, canonical);
+  put<std::uint32_t>(f, 44, cost_tables);
+  put<std::uint32_t>(f, 48, path_tables);
+  put<std::uint32_t>(f, 52, static_cast<std::uint32_t>(sections.size()));
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    const crafted_section& s = sections[i];
+    f.resize((f.size() + 63) / 64 * 64, 0);
+    const std::size_t e = kHeader + kEntry * i;
+    put<std::uint32_t>(f, e, s.tag);
+    f[e + 4] = s.codec;
+    put<std::uint64_t>(f, e + 8, f.size());
+    put<std::uint64_t>(f, e + 16, s.payload.size());
+    put<std::uint64_t>(f, e + 24, s.raw_size);
+    put<std::uint64_t>(f, e + 32, XXH3_64bits(s.payload.data(), s.payload.size()));
+    f.insert(f.end(), s.payload.begin(), s.payload.end());
+  }
+  reseal_header(f);
+  return f;
+}
+
+TEST(Budget, ZeroFramesAreRealZstd) {
+  for (std::uint64_t size : {std::uint64_t{1}, std::uint64_t{131072}, std::uint64_t{300001}}) {
+    const bytes frame = zero_frame(size);
+    EXPECT_EQ(ZSTD_getFrameContentSize(frame.data(), frame.size()), size);
+    EXPECT_EQ(ZSTD_findFrameCompressedSize(frame.data(), frame.size()), frame.size());
+    bytes out(size + 1, 0xAA);
+    EXPECT_EQ(ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size()), size);
+    EXPECT_TRUE(std::all_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(size), [](std::uint8_t v) { return v == 0; }));
+  }
+}
+
+// Any-angle b = 5 without symmetry: 2^25 canonical patterns, so up to 2^25 cost and path
+// tables are legal, and a 420 KB file of zstd frames may declare (and really decompress to)
+// 13.8 GB: ids all 0, every cost 0, every path table an empty bitmap. Every field, size,
+// placement and checksum is valid. Only the reader's memory budget stands in the way, and
+// it must refuse before allocating anything large.
+TEST(Budget, LegalButHugeFileIsRefusedBeforeAllocating) {
+  constexpr std::uint32_t kCodes = 1u << 25;
+  const block_shape shape(5, true);
+  const std::uint64_t pairs = static_cast<std::uint64_t>(shape.pair_count());  // 190
+  const std::uint64_t entries = 2 * 4 * std::uint64_t{kCodes};                 // u32 ids
+  const std::uint64_t costs = 2 * pairs * kCodes;
+  const std::uint64_t paths = (pairs + 7) / 8 * kCodes;  // one empty bitmap per table
+  const std::string manifest = "crafted";
+  const std::uint8_t scale = cost_format_for(rule::any_angle()).scale_log2;
+  const bytes f = craft_file({5, 1, 2, 0, 0, 0, scale, 0x01}, kSqrt2Cost, kCodes, kCodes, kCodes,
+                             {{kTagManifest, 0, manifest.size(), bytes(manifest.begin(), manifest.end())},
+                              {kTagEntries, 1, entries, zero_frame(entries)},
+                              {kTagCosts, 1, costs, zero_frame(costs)},
+                              {kTagPaths, 1, paths, zero_frame(paths)}});
+  ASSERT_LT(f.size(), 512u * 1024);
+  ASSERT_GT(entries + costs + paths, kDefaultMaxDecodedBytes);
+  database::open_result r;
+  std::size_t largest = 0;
+  {
+    alloc_watch::scope watch;
+    r = database::open_bytes(f, "huge.lddb");
+    largest = watch.largest_request();
+  }
+  expect_refused(r, status::too_large, "huge.lddb",
+                 "section COST decompresses to " + std::to_string(costs) + " bytes (" + std::to_string(entries + costs) +
+                     " with the sections before it), more than the " + std::to_string(kDefaultMaxDecodedBytes) +
+                     " bytes this reader may decompress");
+  // The copy of the file itself is the largest thing open_bytes allocates.
+  EXPECT_LE(largest, f.size()) << "open allocated " << largest << " bytes at once";
+
+  // The same from disk (memory-mapped: not even the copy).
+  temp_dir dir;
+  const std::string path = dir.file("huge.lddb");
+  write_file(path, f);
+  {
+    alloc_watch::scope watch;
+    r = database::open(path);
+    largest = watch.largest_request();
+  }
+  expect_refused(r, status::too_large, path, "section COST");
+  EXPECT_LT(largest, std::size_t{64} * 1024) << "open allocated " << largest << " bytes at once";
+}
+
+// The canonical count is checked against the block size and symmetry mask before any
+// section is read, so a header cannot inflate the counts that bound the sections.
+TEST(Budget, CanonicalCountIsCheckedFromTheHeaderAlone) {
+  constexpr std::uint32_t kCodes = 1u << 25;
+  const std::uint64_t costs = 2 * 120 * std::uint64_t{kCodes};
+  const bytes f = craft_file({5, 0, 0, 0, 0, 0, 0, 0xFF}, kSqrt2Cost, kCodes, kCodes, kCodes,
+                             {{kTagManifest, 0, 1, bytes{'x'}},
+                              {kTagEntries, 1, 8 * std::uint64_t{kCodes}, zero_frame(8 * std::uint64_t{kCodes})},
+                              {kTagCosts, 1, costs, zero_frame(costs)},
+                              {kTagPaths, 1, 15 * std::uint64_t{kCodes}, zero_frame(15 * std::uint64_t{kCodes})}});
+  database::open_result r;
+  std::size_t largest = 0;
+  {
+    alloc_watch::scope watch;
+    r = database::open_bytes(f, "inflated.lddb", open_limits{~std::uint64_t{0}});  // no budget at all
+    largest = watch.largest_request();
+  }
+  // 4,211,744 is the count the generator finds for b = 5 (docs/databases.md).
+  expect_refused(r, status::bad_header, "inflated.lddb",
+                 "declares 33554432 canonical patterns; b=5 with symmetry mask 255 has 4211744");
+  EXPECT_LE(largest, f.size());
+}
+
+TEST(Budget, LimitCountsTheDecompressedSectionsOnly) {
+  const bytes& f = file_bytes("any-angle-3");
+  std::uint64_t decoded = 0;
+  std::string last_zstd;
+  for (std::uint32_t tag : {kTagManifest, kTagEntries, kTagCosts, kTagPaths})
+    if (section_codec_of(f, tag) == 1) {
+      decoded += get<std::uint64_t>(f, entry_at(f, tag) + 24);
+      last_zstd = section_info{tag}.name();
+    }
+  ASSERT_GT(decoded, 0u);
+  ASSERT_EQ(section_codec_of(f, kTagEntries), 1);  // so a zero budget fails at ENTR, the first it decodes
+  const auto exact = database::open_bytes(f, "aa3.lddb", open_limits{decoded});
+  ASSERT_TRUE(exact) << exact.message;
+  expect_same_lookups(*exact.db, image("any-angle-3"), 1);
+  expect_refused(database::open_bytes(f, "aa3.lddb", open_limits{decoded - 1}), status::too_large, "aa3.lddb",
+                 "section " + last_zstd + " decompresses to");
+  expect_refused(database::open_bytes(f, "aa3.lddb", open_limits{0}), status::too_large, "aa3.lddb",
+                 "section ENTR decompresses to " + std::to_string(get<std::uint64_t>(f, entry_at(f, kTagEntries) + 24)) +
+                     " bytes, more than the 0 bytes this reader may decompress (database::open_limits)");
+  // Stored sections are read in place: no budget needed.
+  const bytes& stored = file_bytes("octile-3-stored");
+  for (std::size_t i = 0; i < section_count(stored); ++i) ASSERT_EQ(stored[kHeader + kEntry * i + 4], 0);
+  const auto none = database::open_bytes(stored, "stored.lddb", open_limits{0});
+  EXPECT_TRUE(none) << none.message;
+  EXPECT_STREQ(status_name(status::too_large), "too_large");
 }
 
 // ----------------------------------------------------------------------------- section contents

@@ -6,8 +6,12 @@
 //   Scenario*     scenario parsing, its errors, and resolving a query's map file
 //   SharedMaps    every map and scenario in /work/shared/maps loads and agrees
 #include <gtest/gtest.h>
+#include <malloc.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -370,6 +374,231 @@ TEST(ScenarioFiles, ResolveMap) {
   EXPECT_EQ(s->resolve_map(q), q.map);
   q.map = (dir / "elsewhere" / "AR.map").string();
   EXPECT_EQ(s->resolve_map(q), (dir / "bench" / "AR.map").string());
+}
+
+// ----------------------------------------------------------------------------- streamed scenarios
+
+// Everything scenario_reader yields for a file, and its final message.
+struct streamed {
+  bool opened = false;
+  std::vector<lddb::scenario_query> queries;
+  std::string error;
+};
+streamed stream_all(const std::string& path) {
+  streamed out;
+  std::optional<lddb::scenario_reader> r = lddb::scenario_reader::open(path, &out.error);
+  if (!r) return out;
+  out.opened = true;
+  lddb::scenario_query q;
+  while (r->next(&q, &out.error)) out.queries.push_back(q);
+  EXPECT_EQ(r->queries_read(), out.queries.size());
+  // After the end or an error, it stays there.
+  std::string again;
+  EXPECT_FALSE(r->next(&q, &again));
+  return out;
+}
+
+bool same_query(const lddb::scenario_query& a, const lddb::scenario_query& b) {
+  return a.bucket == b.bucket && a.map == b.map && a.map_width == b.map_width && a.map_height == b.map_height &&
+         a.start == b.start && a.goal == b.goal && a.optimal == b.optimal && a.optimal_tolerance == b.optimal_tolerance &&
+         a.line == b.line;
+}
+
+struct scen_case {
+  const char* what;
+  std::string text;
+  std::string error;  // after "FILE:", empty when the file is valid
+  std::size_t queries;
+};
+
+// The streaming reader and load_scenario agree on every file: the same queries, or the
+// same message naming the file and line. Valid files may have CRLF line ends, trailing
+// blanks, blank lines and no final newline.
+TEST(ScenarioStream, SameQueriesAndMessagesAsLoad) {
+  const std::string q = "0\tm.map\t4\t4\t0\t0\t3\t3\t4.24264";
+  const std::vector<scen_case> cases{
+      {"plain", "version 1\n" + q + "\n" + q + "\n", "", 2},
+      {"CRLF", "version 1\r\n" + q + "\r\n" + q + "\r\n", "", 2},
+      {"trailing blanks", "version 1  \n" + q + " \t\n" + q + "   \n", "", 2},
+      {"no final newline", "version 1.0\n0 m.map 4 4 0 0 3 3 4.24\n0 m.map 4 4 1 1 2 2 1.41", "", 2},
+      {"CRLF, no final newline", "version 1\r\n" + q + "\r\n\r\n" + q, "", 2},
+      {"version only", "version 1\n", "", 0},
+      {"empty", "", "1: empty file: expected 'version 1' or 'version 1.0'", 0},
+      {"unknown version", "version 2\n" + q + "\n",
+       "1: unsupported scenario version 'version 2' (expected 'version 1' or 'version 1.0')", 0},
+      {"not a scenario", "type octile\nheight 4\n",
+       "1: expected 'version 1' or 'version 1.0' first, not 'type octile' (is this a Moving AI .scen file?)", 0},
+      {"malformed third line", "version 1\n" + q + "\n" + q + "\n0\tm.map\t4\t4\t0\t0\t3\n",
+       "4: expected 9 fields (bucket, map, width, height, start x, start y, goal x, goal y, optimal length), found 7", 2},
+      {"start off its map", "version 1\n" + q + "\n0\tm.map\t4\t4\t4\t0\t3\t3\t4\n", "3: start (4,0) is off the 4x4 map", 1},
+      {"goal off its map", "version 1\r\n0\tm.map\t4\t4\t0\t0\t3\t9\t4\r\n", "2: goal (3,9) is off the 4x4 map", 0},
+      {"garbled number", "version 1\n0\tm.map\t4\t4\t0\tx\t3\t3\t4\n", "2: start y 'x' is not a whole number", 0},
+      {"binary", std::string("version 1\n\x01\x02\x03", 13), "2: expected 9 fields (bucket, map, width, height, start x, "
+                                                               "start y, goal x, goal y, optimal length), found 1", 0},
+  };
+  const fs::path dir = scratch();
+  for (const scen_case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const fs::path f = dir / (std::string(c.what) + ".scen");
+    write_file(f, c.text);
+    std::string load_error;
+    const auto loaded = lddb::load_scenario(f.string(), &load_error);
+    const streamed s = stream_all(f.string());
+    ASSERT_TRUE(s.opened);
+    if (c.error.empty()) {
+      ASSERT_TRUE(loaded) << load_error;
+      EXPECT_TRUE(s.error.empty()) << s.error;
+      ASSERT_EQ(loaded->queries.size(), c.queries);
+    } else {
+      EXPECT_FALSE(loaded);
+      EXPECT_EQ(load_error, f.string() + ":" + c.error);
+      EXPECT_EQ(s.error, load_error);
+    }
+    // The stream yields the queries before the bad line, then stops.
+    ASSERT_EQ(s.queries.size(), c.queries);
+    for (std::size_t k = 0; loaded && k < c.queries; ++k) EXPECT_TRUE(same_query(s.queries[k], loaded->queries[k])) << k;
+  }
+  // A file that cannot be opened is refused by open(), named.
+  std::string error;
+  EXPECT_FALSE(lddb::scenario_reader::open((dir / "none.scen").string(), &error));
+  EXPECT_EQ(error, (dir / "none.scen").string() + ": cannot open: No such file or directory");
+  EXPECT_FALSE(lddb::scenario_reader::open(dir.string(), &error));
+  EXPECT_EQ(error, dir.string() + ": cannot open: is a directory");
+  // resolve_map is scenario::resolve_map.
+  const fs::path scen = dir / "bench" / "AR.map.scen";
+  write_file(scen, "version 1.0\n1 maps/bgmaps/AR.map 4 4 0 0 1 1 1.41\n");
+  std::optional<lddb::scenario_reader> r = lddb::scenario_reader::open(scen.string(), &error);
+  ASSERT_TRUE(r) << error;
+  lddb::scenario_query first;
+  ASSERT_TRUE(r->next(&first, &error)) << error;
+  EXPECT_EQ(r->resolve_map(first), (dir / "bench" / "AR.map").string());
+  EXPECT_EQ(r->path(), scen.string());
+}
+
+// Heap in use, from the allocator's own books (glibc's; a sanitizer's allocator keeps
+// other books, and keeps freed memory in quarantine, so the measure is off there).
+std::size_t heap_in_use() {
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd;
+}
+bool heap_is_measurable() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return false;
+#else
+  const std::size_t before = heap_in_use();
+  std::vector<char> probe(std::size_t{8} << 20, 1);
+  return heap_in_use() - before >= probe.size();
+#endif
+}
+
+// A scenario of a million queries (about 40 MB) streams through in the memory of one line;
+// load_scenario, which keeps every query, refuses it past its limit at the right line,
+// without reading further. The file is written once per run of the test.
+TEST(ScenarioStream, MillionLineFileInBoundedMemory) {
+  constexpr std::size_t kQueries = 1'000'000;
+  const fs::path dir = scratch();
+  const fs::path f = dir / "big.scen";
+  {
+    std::ofstream out(f, std::ios::binary);
+    out << "version 1\n";
+    char line[96];
+    for (std::size_t k = 0; k < kQueries; ++k) {
+      const int n = std::snprintf(line, sizeof line, "%zu\tmaps/somewhere/big.map\t512\t512\t%zu\t%zu\t%zu\t%zu\t%zu.5\n",
+                                  k % 100, k % 512, k / 512 % 512, (k * 7) % 512, (k * 13) % 512, k % 700);
+      out.write(line, n);
+    }
+  }
+  const std::size_t before = heap_in_use();
+  std::size_t peak = before;
+  std::string error;
+  std::optional<lddb::scenario_reader> r = lddb::scenario_reader::open(f.string(), &error);
+  ASSERT_TRUE(r) << error;
+  lddb::scenario_query q;
+  std::size_t count = 0;
+  std::uint64_t checksum = 0;
+  while (r->next(&q, &error)) {
+    ++count;
+    checksum += static_cast<std::uint64_t>(q.start.x + q.goal.y + q.line);
+    if (count % 4096 == 0) peak = std::max(peak, heap_in_use());
+  }
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(count, kQueries);
+  EXPECT_EQ(q.line, static_cast<int>(kQueries) + 1);
+  EXPECT_GT(checksum, 0u);
+  const bool measurable = heap_is_measurable();
+  if (measurable) {
+    EXPECT_LT(peak - before, std::size_t{1} << 20) << "streaming grew the heap by " << (peak - before) << " bytes";
+  }
+
+  // load_scenario keeps everything, so it has a limit: refused at the first line past it.
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(lddb::load_scenario(f.string(), &error, 1000));
+  EXPECT_EQ(error, f.string() + ":1002: more than 1000 queries (the limit for this file)");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1)) << "it read past the limit";
+  // The measure sees memory that is kept: the first 100,000 queries, held, take megabytes.
+  const std::size_t base = heap_in_use();
+  {
+    std::vector<lddb::scenario_query> kept;
+    std::optional<lddb::scenario_reader> again = lddb::scenario_reader::open(f.string(), &error);
+    ASSERT_TRUE(again) << error;
+    while (kept.size() < 100'000 && again->next(&q, &error)) kept.push_back(q);
+    if (measurable) {
+      EXPECT_GT(heap_in_use() - base, std::size_t{5} << 20);
+    }
+  }
+  fs::remove(f);
+  if (!measurable) GTEST_SKIP() << "the heap cannot be measured under this allocator; the memory bound was not checked";
+}
+
+// ----------------------------------------------------------------------------- map headers
+
+// A header is checked line by line, before the grid is allocated: sizes beyond
+// grid_map::kMaxSide, or a product that would overflow, never reach an allocation.
+TEST(MapErrors, HugeHeadersAreRefusedBeforeAllocating) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"type octile\nheight 1000000000\nwidth 1000000000\nmap\n", "2: height 1000000000 is outside 1..16384"},
+      {"type octile\nwidth 4294967297\nheight 4294967297\nmap\n", "2: width 4294967297 is outside 1..16384"},
+      {"type octile\nheight 16384\nwidth 16385\nmap\n", "3: width 16385 is outside 1..16384"},
+      {"type octile\r\nheight 99999999999999999999999\r\nwidth 4\r\nmap\r\n",
+       "2: height '99999999999999999999999' is larger than the largest map side, 16384"},
+  };
+  const fs::path dir = scratch();
+  for (const auto& [text, message] : cases) {
+    const fs::path f = dir / "huge.map";
+    write_file(f, text + std::string(64, '.') + "\n");
+    std::string error;
+    EXPECT_FALSE(lddb::load_map(f.string(), &error));
+    EXPECT_EQ(error, f.string() + ":" + message);
+  }
+  // The largest legal header with a short grid: refused at the first short row.
+  const fs::path f = dir / "short.map";
+  write_file(f, "type octile\nheight 16384\nwidth 16384\nmap\n" + std::string(16384, '.') + "\n...\n");
+  std::string error;
+  EXPECT_FALSE(lddb::load_map(f.string(), &error));
+  EXPECT_EQ(error, f.string() + ":6: row 1 has 3 cells, but the header says width 16384");
+}
+
+TEST(MapFiles, LineEndVariantsOnDiskGiveTheSameMap) {
+  const fs::path dir = scratch();
+  const std::string rows[] = {".@..", "..@.", "@..."};
+  std::vector<std::string> texts;
+  for (const char* eol : {"\n", "\r\n"})
+    for (const char* trail : {"", "  ", " \t"})
+      for (bool final_newline : {true, false}) {
+        std::string t = std::string("type octile") + trail + eol + "height 3" + eol + "width 4" + trail + eol + "map" + eol;
+        for (int y = 0; y < 3; ++y) t += rows[y] + trail + (y < 2 || final_newline ? eol : "");
+        texts.push_back(t);
+      }
+  std::string error;
+  const auto plain = lddb::parse_map(kHeader + ".@..\n..@.\n@...\n", "t.map", &error);
+  ASSERT_TRUE(plain) << error;
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    const fs::path f = dir / ("v" + std::to_string(k) + ".map");
+    write_file(f, texts[k]);
+    const auto g = lddb::load_map(f.string(), &error);
+    ASSERT_TRUE(g) << error << "\nfor:\n" << texts[k];
+    EXPECT_TRUE(*g == *plain) << texts[k];
+  }
 }
 
 // ----------------------------------------------------------------------------- the shared maps

@@ -1,11 +1,70 @@
 // tools/cli_common.cpp: small text helpers shared by the subcommands.
 #include "cli_common.hpp"
 
-#include <charconv>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 namespace lddb::cli {
+
+namespace fs = std::filesystem;
+
+// ----------------------------------------------------------------------------- output files
+
+void check_output_path(const std::string& option, const std::string& out) {
+  if (out.empty()) throw usage_error(option + ": empty file name");
+  std::error_code ec;
+  const fs::path p(out);
+  if (fs::is_directory(p, ec)) throw failure(option + " " + out + ": is a directory");
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) throw failure(option + " " + out + ": folder " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw failure(option + " " + out + ": folder " + parent.string() + " is not writable");
+}
+
+atomic_output::atomic_output(const std::string& option, const std::string& path) : path_(path) {
+  check_output_path(option, path);
+  tmp_ = path + ".tmp-" + std::to_string(::getpid());
+  file_ = std::fopen(tmp_.c_str(), "wb");
+  if (!file_) throw failure(path + ": cannot write: " + std::strerror(errno));
+}
+
+atomic_output::~atomic_output() {
+  if (!file_) return;
+  std::fclose(file_);
+  std::remove(tmp_.c_str());
+}
+
+void atomic_output::write(const std::string& bytes) {
+  if (!file_) throw failure(path_ + ": cannot write: already closed");
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    throw failure(path_ + ": cannot write: " + std::strerror(errno));
+}
+
+void atomic_output::commit() {
+  if (!file_) throw failure(path_ + ": cannot write: already closed");
+  const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const int err_flush = errno;
+  const bool closed = std::fclose(file_) == 0;
+  const int err_close = errno;
+  file_ = nullptr;
+  if (!flushed || !closed) {
+    std::remove(tmp_.c_str());
+    throw failure(path_ + ": cannot write: " + std::strerror(!flushed ? err_flush : err_close));
+  }
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp_.c_str());
+    throw failure(path_ + ": cannot write: " + std::strerror(err));
+  }
+}
+
+// ----------------------------------------------------------------------------- text helpers
 
 std::optional<std::uint64_t> parse_unsigned(const std::string& text) {
   std::string_view s = text;

@@ -62,6 +62,32 @@ struct info_args {
 };
 int run_info(const info_args& args);
 
+// ----------------------------------------------------------------------------- output files
+
+// Fails early, before minutes of work, when `path` (given with `option`, e.g. "--out")
+// cannot be written: usage_error for an empty name, failure naming the file for a
+// directory, a missing folder or one without write permission.
+void check_output_path(const std::string& option, const std::string& path);
+
+// A file written whole or not at all. The bytes go to "<path>.tmp-<pid>" beside it;
+// commit() flushes, fsyncs and renames that over `path`. Destroyed without commit (an
+// error on the way), it removes the temporary file and leaves `path` as it was. Every
+// error throws failure naming `path`.
+class atomic_output {
+ public:
+  atomic_output(const std::string& option, const std::string& path);
+  atomic_output(const atomic_output&) = delete;
+  atomic_output& operator=(const atomic_output&) = delete;
+  ~atomic_output();
+  void write(const std::string& bytes);
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, tmp_;
+  std::FILE* file_ = nullptr;
+};
+
 // ----------------------------------------------------------------------------- text helpers
 
 // "0x1F", "31" -> 31. nullopt unless the whole text is one non-negative integer.

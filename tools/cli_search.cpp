@@ -233,25 +233,9 @@ query_run run_query(const search_setup& s, const grid_map& map, point start, poi
 // ----------------------------------------------------------------------------- files
 
 void write_file_atomically(const std::string& path, const std::string& content) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw failure(path + ": cannot write: is a directory");
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw failure(path + ": cannot write: " + std::strerror(errno));
-  const bool wrote = std::fwrite(content.data(), 1, content.size(), f) == content.size();
-  const int err_write = errno;
-  const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  const int err_flush = errno;
-  std::fclose(f);
-  if (!wrote || !flushed) {
-    std::remove(tmp.c_str());
-    throw failure(path + ": cannot write: " + std::strerror(!wrote ? err_write : err_flush));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw failure(path + ": cannot write: " + std::strerror(err));
-  }
+  atomic_output out("--out", path);
+  out.write(content);
+  out.commit();
 }
 
 // ----------------------------------------------------------------------------- SVG

@@ -8,6 +8,11 @@
 // Output: an optional CSV with one row per query, an optional file of paths (one query a
 // line), and a summary per map, per folder and overall. Exit status 1 when a path is
 // missing or invalid, or (octile rule) a length differs from the scenario's optimum.
+//
+// Memory does not grow with the input: scenarios are read one query at a time
+// (scenario_reader) and the CSV and path files are written as the queries run, to
+// temporary files that replace the targets only when every query has run. A malformed
+// line stops the run with its file and line named, and leaves no output file behind.
 #include <unistd.h>
 
 #include <algorithm>
@@ -66,7 +71,8 @@ std::string csv_field(const std::string& s) {
 std::vector<std::string> scenario_files(const std::string& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return {path};
-  if (!fs::is_directory(path, ec)) throw failure("--scen: " + path + ": no such file or folder");
+  if (!fs::exists(path, ec)) throw failure("--scen: " + path + ": no such file or folder");
+  if (!fs::is_directory(path, ec)) throw failure("--scen: " + path + ": is neither a regular file nor a folder");
   std::vector<std::string> files;
   for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec))
@@ -91,10 +97,15 @@ int run_bench(const bench_args& a) {
   const int block = block_size_for(s);
   const bool octile = s.movement == rule::octile();  // the rule the scenarios' optima are for
 
-  std::string csv = "id,scenario,line,map,bucket,start_x,start_y,goal_x,goal_y,status,length,optimal,expanded,"
-                    "heap_ops,nanoseconds,valid";
-  csv += s.smooth ? ",smooth_nanoseconds\n" : "\n";
-  std::string paths;
+  // Opened before any search runs, so a bad output path fails at once, not after the run.
+  std::optional<atomic_output> csv, paths;
+  if (a.csv) {
+    csv.emplace("--csv", *a.csv);
+    csv->write(std::string("id,scenario,line,map,bucket,start_x,start_y,goal_x,goal_y,status,length,optimal,expanded,"
+                           "heap_ops,nanoseconds,valid") +
+               (s.smooth ? ",smooth_nanoseconds\n" : "\n"));
+  }
+  if (a.paths) paths.emplace("--paths", *a.paths);
   std::map<std::string, totals> per_map, per_folder;
   std::vector<std::string> map_order, folder_order;
   totals all;
@@ -109,15 +120,16 @@ int run_bench(const bench_args& a) {
   for (std::size_t file_index = 0; file_index < files.size(); ++file_index) {
     const std::string& file = files[file_index];
     std::string error;
-    const std::optional<scenario> sc = load_scenario(file, &error);
+    std::optional<scenario_reader> sc = scenario_reader::open(file, &error);
     if (!sc) throw failure(error);
     // Folders are shown relative to --scen when it is a folder.
     const fs::path parent = fs::path(file).parent_path();
     std::string folder = scen_is_folder ? parent.lexically_relative(a.scen).string() : parent.string();
     if (folder.empty()) folder = ".";
     std::uint64_t taken = 0;
-    for (const scenario_query& q : sc->queries) {
-      if (a.limit && taken >= *a.limit) break;
+    scenario_query q;
+    // With --limit, the rest of the file is not even read.
+    while ((!a.limit || taken < *a.limit) && sc->next(&q, &error)) {
       ++taken;
       const std::string map_path = a.map ? *a.map : sc->resolve_map(q);
       if (!map || map_path != loaded_path) {
@@ -133,9 +145,8 @@ int run_bench(const bench_args& a) {
                       std::to_string(map->width()) + "x" + std::to_string(map->height()));
 
       if (progress && taken % 64 == 1)
-        std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu of %zu   ", file_index + 1, files.size(),
-                     fs::path(file).filename().string().c_str(), static_cast<unsigned long long>(taken),
-                     sc->queries.size());
+        std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu   ", file_index + 1, files.size(),
+                     fs::path(file).filename().string().c_str(), static_cast<unsigned long long>(taken));
       const query_run r = run_query(s, *map, q.start, q.goal, ctx);
       const bool mismatch = octile && r.result.found() && r.check.valid &&
                             std::abs(r.length - q.optimal) > q.optimal_tolerance;
@@ -155,27 +166,28 @@ int run_bench(const bench_args& a) {
       per_folder[folder].add(r, q.optimal, mismatch);
       all.add(r, q.optimal, mismatch);
 
-      if (a.csv) {
-        csv += std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(map_path) + "," +
+      if (csv) {
+        std::string row = std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(map_path) + "," +
                std::to_string(q.bucket) + "," + std::to_string(q.start.x) + "," + std::to_string(q.start.y) + "," +
                std::to_string(q.goal.x) + "," + std::to_string(q.goal.y) + "," + search_status_name(r.result.status) + "," +
                (r.result.found() ? format_fixed(r.length, 6) : "") + "," + format_fixed(q.optimal, 5) + "," +
                std::to_string(r.result.stats.expanded) + "," + std::to_string(r.result.stats.heap_ops) + "," +
                std::to_string(r.search_ns) + "," + (r.check.valid ? "1" : "0");
-        if (s.smooth) csv += "," + std::to_string(r.smooth_ns);
-        csv += "\n";
+        if (s.smooth) row += "," + std::to_string(r.smooth_ns);
+        csv->write(row + "\n");
       }
-      if (a.paths) {
-        paths += std::to_string(id);
-        for (const point& p : r.path) paths += " " + std::to_string(p.x) + "," + std::to_string(p.y);
-        paths += "\n";
+      if (paths) {
+        std::string line = std::to_string(id);
+        for (const point& p : r.path) line += " " + std::to_string(p.x) + "," + std::to_string(p.y);
+        paths->write(line + "\n");
       }
       ++id;
     }
+    if (!error.empty()) throw failure(error);  // a malformed line: the outputs are discarded
   }
   if (progress) std::fprintf(stderr, "\r%60s\r", "");
-  if (a.csv) write_file_atomically(*a.csv, csv);
-  if (a.paths) write_file_atomically(*a.paths, paths);
+  if (csv) csv->commit();
+  if (paths) paths->commit();
 
   std::printf("%s, heuristic %s%s%s; %zu scenario file%s, %llu queries\n", s.label().c_str(),
               heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "",

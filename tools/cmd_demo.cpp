@@ -68,6 +68,7 @@ struct row_result {
 
 int run_demo(const demo_args& a) {
   if (a.queries < 1 || a.queries > 1000) throw usage_error("--queries must be 1..1000");
+  check_output_path("--out", a.out);  // now, not after the searches have run
   const grid_map base = make_rooms_map(kSide, kSide, kRoom, kMapSeed, kBlock);
   std::printf("lddb demo: Block A* and its reference searches on a generated map\n\n");
   std::printf("map        %dx%d rooms of %dx%d cells (make_rooms_map, seed %llu), %llu blocked cells\n", kSide, kSide,

@@ -14,6 +14,7 @@ namespace lddb::cli {
 
 int run_render(const render_args& a) {
   if (a.from.has_value() != a.to.has_value()) throw usage_error(a.from ? "--from needs --to" : "--to needs --from");
+  check_output_path("--out", a.out);  // now, not after the searches have run
   // Each --algo is NAME or NAME:RULE (block-astar:any-angle, astar:tile); the rule after the
   // first ':' overrides --rule for that algorithm. --lddb serves the block-astar entries
   // whose rule it holds; a block-astar entry with another rule uses the shipped database.

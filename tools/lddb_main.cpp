@@ -11,6 +11,10 @@
 //
 // This file only wires CLI11 to the subcommands (tools/cmd_*.cpp) and turns every error
 // into one line on stderr and an exit status below 128.
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -74,6 +78,38 @@ Examples:
       --algo theta --algo astar --out arena-paths.svg
 )";
 
+// A count option: digits only (no sign, point, exponent or hex), from lo to hi. CLI11's own
+// Range would accept "0x10" and say "Value 2.5 not in range 2 to 5".
+CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = hi == UINT64_MAX ? "at least " + std::to_string(lo)
+                                             : "from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != end)
+          return "'" + text + "' is not a whole number (expected " + range + ")";
+        if (ec == std::errc::result_out_of_range || v < lo || v > hi) return text + " is out of range (expected " + range + ")";
+        return "";
+      },
+      "N", "whole number");
+}
+
+// A command's result is only as good as its output: a full disk or a closed pipe behind
+// stdout turns success into failure, said on stderr.
+int finish(const std::string& where, int status) {
+  std::cout.flush();
+  const bool cout_ok = !std::cout.fail();
+  errno = 0;
+  const bool stdout_ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+  if (cout_ok && stdout_ok) return status;
+  const int err = errno;
+  std::cerr << where << ": error: cannot write the output" << (err ? std::string(": ") + std::strerror(err) : "") << "\n";
+  return status == kExitOk ? kExitFailure : status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,11 +124,11 @@ int main(int argc, char** argv) {
   auto* rule_opt = gen_cmd->add_option("--rule,-r", gen.rule_text,
                                        "Movement rule: tile, octile, any-angle (options after ':')");
   auto* block_opt = gen_cmd->add_option("--block,-b", gen.block, "Block size b (b x b cells), 2..5")
-                        ->check(CLI::Range(2, 5))
+                        ->check(whole_number(2, 5))
                         ->capture_default_str();
   gen_cmd->add_option("--out,-o", gen.out, "Output file (written atomically)")->required();
   gen_cmd->add_option("--threads,-j", gen.threads, "Worker threads; 0 = all cores")
-      ->check(CLI::Range(0, 1024))
+      ->check(whole_number(0, 1024))
       ->capture_default_str();
   auto* corners_opt = gen_cmd->add_option("--corners", gen.corners, "Octile corner cutting")
                           ->check(CLI::IsMember({"forbidden", "one-side-free"}));
@@ -104,7 +140,7 @@ int main(int argc, char** argv) {
   auto* nosym_opt = gen_cmd->add_flag("--no-symmetry", gen.no_symmetry,
                                       "Store every pattern instead of one per symmetry class");
   auto* zstd_opt = gen_cmd->add_option("--zstd-level", gen.zstd_level, "zstd level 1..22; 0 stores sections raw [19]")
-                       ->check(CLI::Range(0, 22));
+                       ->check(whole_number(0, 22));
   auto* like_opt = gen_cmd->add_option("--like", gen.like,
                                        "Rebuild with the recipe recorded in this database (byte-identical)");
   for (CLI::Option* o : {rule_opt, block_opt, corners_opt, diagonal_opt, squeeze_opt, nosym_opt, zstd_opt})
@@ -159,7 +195,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--smooth", bench.smooth, "Smooth every path (timed apart)");
   bench_cmd->add_option("--csv", bench.csv, "Write one CSV row per query here");
   bench_cmd->add_option("--paths", bench.paths, "Write each query's waypoints here, one query a line");
-  bench_cmd->add_option("--limit", bench.limit, "Run at most N queries of each scenario file");
+  bench_cmd->add_option("--limit", bench.limit, "Run at most N queries of each scenario file (the rest is not read)")
+      ->check(whole_number(1, UINT64_MAX));
   bench_cmd->footer(std::string(kSearchRules) + kBenchFooter);
 
   // ---- render
@@ -181,7 +218,7 @@ int main(int argc, char** argv) {
   auto* demo_cmd = app.add_subcommand(
       "demo", "Run Block A* and A*, Theta*, Lazy Theta* on a generated map; print a table, write an SVG");
   demo_cmd->add_option("--out,-o", demo.out, "The picture (written atomically)")->capture_default_str();
-  demo_cmd->add_option("--queries", demo.queries, "Number of random queries")->check(CLI::Range(1, 1000))->capture_default_str();
+  demo_cmd->add_option("--queries", demo.queries, "Number of random queries")->check(whole_number(1, 1000))->capture_default_str();
 
   // CLI11 would only say "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
@@ -215,35 +252,35 @@ int main(int argc, char** argv) {
   try {
     if (gen_cmd->parsed()) {
       where = "lddb gen";
-      return run_gen(gen);
+      return finish(where, run_gen(gen));
     }
     if (verify_cmd->parsed()) {
       where = "lddb verify";
-      return run_verify(verify_files);
+      return finish(where, run_verify(verify_files));
     }
     if (dump_cmd->parsed()) {
       where = "lddb dump";
-      return run_dump(dump);
+      return finish(where, run_dump(dump));
     }
     if (info_cmd->parsed()) {
       where = "lddb info";
-      return run_info(info);
+      return finish(where, run_info(info));
     }
     if (solve_cmd->parsed()) {
       where = "lddb solve";
-      return run_solve(solve);
+      return finish(where, run_solve(solve));
     }
     if (bench_cmd->parsed()) {
       where = "lddb bench";
-      return run_bench(bench);
+      return finish(where, run_bench(bench));
     }
     if (render_cmd->parsed()) {
       where = "lddb render";
-      return run_render(render);
+      return finish(where, run_render(render));
     }
     if (demo_cmd->parsed()) {
       where = "lddb demo";
-      return run_demo(demo);
+      return finish(where, run_demo(demo));
     }
   } catch (const usage_error& e) {
     std::cout.flush();

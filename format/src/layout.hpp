@@ -121,6 +121,39 @@ inline bool mask_is_group(std::uint8_t mask) {
   return true;
 }
 
+// How many codes are canonical for block size b under `mask`, without enumerating them:
+// by Burnside's lemma the orbits of a group acting on the 2^(b*b) patterns number the mean,
+// over its transforms, of 2^(the transform's cycles on the b*b cells). Lets the reader
+// check the header's canonical count (and so every count and size bounded by it) before it
+// allocates anything. Requires mask_is_group(mask).
+inline std::uint64_t canonical_count(int b, std::uint8_t mask) {
+  // cycles[b][t]: the cycles of transform t on the cells of a b x b block, worked out once.
+  static const auto cycles = [] {
+    std::array<std::array<int, block_shape::kTransforms>, block_shape::kMaxBlock + 1> out{};
+    for (int side = block_shape::kMinBlock; side <= block_shape::kMaxBlock; ++side) {
+      const block_shape cells(side, false);
+      for (int t = 0; t < block_shape::kTransforms; ++t) {
+        std::array<bool, block_shape::kMaxBlock * block_shape::kMaxBlock> seen{};
+        for (int i = 0; i < side * side; ++i) {
+          if (seen[static_cast<std::size_t>(i)]) continue;
+          ++out[static_cast<std::size_t>(side)][static_cast<std::size_t>(t)];
+          for (int j = i; !seen[static_cast<std::size_t>(j)];
+               j = cells.point_index(cells.transform_point(t, cells.point_at(j))))
+            seen[static_cast<std::size_t>(j)] = true;
+        }
+      }
+    }
+    return out;
+  }();
+  std::uint64_t sum = 0, members = 0;
+  for (int t = 0; t < block_shape::kTransforms; ++t) {
+    if (!(mask >> t & 1u)) continue;
+    sum += std::uint64_t{1} << cycles[static_cast<std::size_t>(b)][static_cast<std::size_t>(t)];
+    ++members;
+  }
+  return sum / members;
+}
+
 inline rule rule_of(const fields& f) {
   rule r;
   r.kind = static_cast<rule_kind>(f.rule_kind);
@@ -158,6 +191,9 @@ inline std::optional<std::string> fields_problem(const fields& f) {
   const std::uint64_t patterns = std::uint64_t{1} << (f.block * f.block);
   if (f.canonical == 0 || f.canonical > patterns)
     return "canonical pattern count " + to_string(f.canonical) + " is outside 1.." + to_string(patterns);
+  if (const std::uint64_t want = canonical_count(f.block, f.symmetry_mask); f.canonical != want)
+    return "declares " + to_string(f.canonical) + " canonical patterns; b=" + to_string(f.block) + " with symmetry mask " +
+           to_string(f.symmetry_mask) + " has " + to_string(want);
   // Tables are deduplicated, so each is used by at least one canonical pattern.
   if (f.cost_tables == 0 || f.cost_tables > f.canonical)
     return "cost table count " + to_string(f.cost_tables) + " is outside 1.." + to_string(f.canonical);

@@ -41,6 +41,7 @@ const char* status_name(status s) {
     case status::decompress_failed: return "decompress_failed";
     case status::bad_section: return "bad_section";
     case status::rule_mismatch: return "rule_mismatch";
+    case status::too_large: return "too_large";
   }
   return "unknown";
 }
@@ -156,7 +157,7 @@ struct database::impl {
   }
   bool valid_query(std::uint32_t code, int a, int b) const;
   static open_result verify_and_adopt(std::unique_ptr<impl> self, std::span<const std::uint8_t> file,
-                                      const std::string& name);
+                                      const std::string& name, const open_limits& limits);
 
   std::span<const std::uint8_t> path_table(std::uint32_t id) const {
     return paths.subspan(path_start[id], path_start[id + 1] - path_start[id]);
@@ -185,8 +186,9 @@ std::string errno_text(int e) { return std::generic_category().message(e); }
 class verifier {
  public:
   // The block shape is built once, straight into the database that will own it.
-  verifier(std::span<const std::uint8_t> file, header_info& info, database::impl& out, std::optional<block_shape>& shape)
-      : file_(file), info_(info), out_(out), shape_(shape) {}
+  verifier(std::span<const std::uint8_t> file, header_info& info, database::impl& out, std::optional<block_shape>& shape,
+           const open_limits& limits)
+      : file_(file), info_(info), out_(out), shape_(shape), limits_(limits) {}
 
   problem run() {
     if (auto p = check_magic()) return p;
@@ -337,6 +339,21 @@ class verifier {
     return std::nullopt;
   }
 
+  // The zstd sections with a required tag are decompressed at open (others never are): their
+  // raw sizes, each already within the header's bounds, must also fit the caller's budget,
+  // checked here, before a single byte is decompressed or allocated.
+  problem check_budget(const section_info& s, const std::string& name) {
+    if (s.codec != section_codec::zstd ||
+        std::find(layout::kRequiredTags.begin(), layout::kRequiredTags.end(), s.tag) == layout::kRequiredTags.end())
+      return std::nullopt;
+    decoded_ += s.raw_size;  // no overflow: check_sizes kept each below 2^35, and there are at most 16
+    if (decoded_ <= limits_.max_decoded_bytes) return std::nullopt;
+    return failure{status::too_large, "section " + name + " decompresses to " + num(s.raw_size) + " bytes" +
+                                          (decoded_ != s.raw_size ? " (" + num(decoded_) + " with the sections before it)" : "") +
+                                          ", more than the " + num(limits_.max_decoded_bytes) +
+                                          " bytes this reader may decompress (database::open_limits)"};
+  }
+
   problem check_padding(std::uint64_t from, std::uint64_t to) const {
     for (std::uint64_t i = from; i < to; ++i)
       if (*at(i) != 0) return failure{status::bad_section_table, "nonzero padding byte at offset " + num(i)};
@@ -367,6 +384,7 @@ class verifier {
         return failure{status::bad_section_table, "section " + name + " has unknown codec " + num(static_cast<std::uint8_t>(s.codec))};
       if (!entry_reserved_zero(i)) return failure{status::bad_section_table, "section " + name + " has nonzero reserved bytes"};
       if (auto p = check_sizes(s, name)) return p;
+      if (auto p = check_budget(s, name)) return p;
       if (auto p = check_placement(s, name, end)) return p;
       for (std::size_t r = 0; r < layout::kRequiredTags.size(); ++r) {
         if (s.tag != layout::kRequiredTags[r]) continue;
@@ -409,7 +427,8 @@ class verifier {
     const std::size_t frame_size = ZSTD_findFrameCompressedSize(frame.data(), frame.size());
     if (ZSTD_isError(frame_size) || frame_size != frame.size())
       return failure{status::decompress_failed, "section " + name + " is not exactly one zstd frame"};
-    // The raw size is bounded by the header counts (check_sizes), so this allocation is too.
+    // The raw size is bounded by the header counts (check_sizes) and the caller's budget
+    // (check_budget), so this allocation is too.
     owned_bytes raw = allocate(s.raw_size);
     if (!dctx_) dctx_.reset(ZSTD_createDCtx());
     if (!dctx_) throw std::bad_alloc();
@@ -438,8 +457,9 @@ class verifier {
 
   // ------------------------------------------------------------------- contents
 
-  // The index depends only on (b, mask), so building it needs no trust in the sections;
-  // it also yields the canonical count the header must agree with.
+  // The index depends only on (b, mask), so building it needs no trust in the sections.
+  // The header's canonical count was checked against (b, mask) at step 7; counting the
+  // codes here checks that count once more, against the index lookups will use.
   problem build_index() {
     layout::canonical_index(*shape_, f_.symmetry_mask, out_.slot, out_.canonical);
     if (out_.canonical.size() != f_.canonical)
@@ -507,6 +527,8 @@ class verifier {
   database::impl& out_;
   layout::fields f_;
   std::optional<block_shape>& shape_;
+  const open_limits& limits_;
+  std::uint64_t decoded_ = 0;  // raw bytes of the zstd sections met so far that open decompresses
   std::uint64_t table_end_ = 0;
   std::array<std::optional<std::size_t>, layout::kRequiredTags.size()> known_{};  // index in info_.sections
   std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx_{nullptr, ZSTD_freeDCtx};
@@ -547,12 +569,18 @@ database::open_result failed(const std::string& name, const failure& f) {
 }
 }  // namespace
 
-database::open_result database::open(const std::string& path) {
+database::open_result database::open(const std::string& path) { return open(path, open_limits{}); }
+
+database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, const std::string& name) {
+  return open_bytes(bytes, name, open_limits{});
+}
+
+database::open_result database::open(const std::string& path, const open_limits& limits) {
   try {
     auto self = std::make_unique<database::impl>();
     if (auto p = map_file(path, self->map)) return failed(path, *p);
     const std::span<const std::uint8_t> file = self->map.bytes();
-    return impl::verify_and_adopt(std::move(self), file, path);
+    return impl::verify_and_adopt(std::move(self), file, path, limits);
   } catch (const std::bad_alloc&) {
     return failed(path, {status::io_error, "not enough memory to open it"});
   } catch (const std::exception& e) {
@@ -560,14 +588,15 @@ database::open_result database::open(const std::string& path) {
   }
 }
 
-database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, const std::string& name) {
+database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
+                                            const open_limits& limits) {
   try {
     if (bytes.empty()) return failed(name, {status::truncated, "is empty; an .lddb file starts with a 64-byte header"});
     auto self = std::make_unique<database::impl>();
     self->copy = allocate(bytes.size());
     std::copy(bytes.begin(), bytes.end(), self->copy.data.get());
     const std::span<const std::uint8_t> file = self->copy.bytes();
-    return impl::verify_and_adopt(std::move(self), file, name);
+    return impl::verify_and_adopt(std::move(self), file, name, limits);
   } catch (const std::bad_alloc&) {
     return failed(name, {status::io_error, "not enough memory to open it"});
   } catch (const std::exception& e) {
@@ -578,9 +607,9 @@ database::open_result database::open_bytes(std::span<const std::uint8_t> bytes, 
 // Shared by open and open_bytes once `self` owns the bytes. A member of impl, which as a
 // nested class may set the database's private fields.
 database::open_result database::impl::verify_and_adopt(std::unique_ptr<impl> self, std::span<const std::uint8_t> file,
-                                                       const std::string& name) {
+                                                       const std::string& name, const open_limits& limits) {
   std::shared_ptr<database> db(new database());
-  verifier check(file, db->info_, *self, db->shape_);
+  verifier check(file, db->info_, *self, db->shape_, limits);
   if (auto p = check.run()) return failed(name, *p);
   const block_shape& shape = *db->shape_;
   self->boundary_count = shape.boundary_count();

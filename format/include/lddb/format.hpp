@@ -49,6 +49,7 @@ enum class status : std::uint8_t {
   decompress_failed,  // a zstd section does not decode to its declared size
   bad_section,        // a section's contents break an invariant (ids, counts, paths)
   rule_mismatch,      // the database's rule is not the one asked for
+  too_large,          // intact as far as checked, but decoding it needs more memory than open_limits allow
 };
 const char* status_name(status s);
 
@@ -135,6 +136,18 @@ struct inflections {
   std::array<point, kCapacity> points{};
 };
 
+// What open may allocate for a file. The header's counts bound every section (a database
+// of b = 5 without symmetry may legally declare 13 GB of tables in a 500 KB file of zstd
+// frames), so a reader of untrusted files needs a budget of its own: a file whose
+// decompressed (zstd) sections would exceed it is refused with status::too_large before
+// anything is decompressed. Stored sections are read in place from the map and do not
+// count. The default fits every database the generator builds with symmetry, up to
+// any-angle b = 5 (1.33 GB decoded; docs/databases.md), with room to spare.
+inline constexpr std::uint64_t kDefaultMaxDecodedBytes = std::uint64_t{2} << 30;  // 2 GiB
+struct open_limits {
+  std::uint64_t max_decoded_bytes = kDefaultMaxDecodedBytes;  // sum of the zstd sections' raw sizes
+};
+
 // An open, verified database. Immutable: every const method is safe from any number of
 // threads at once.
 class database {
@@ -145,6 +158,10 @@ class database {
   static open_result open(const std::string& path);
   // The same, on bytes in memory (copied); `name` stands for the file in messages.
   static open_result open_bytes(std::span<const std::uint8_t> bytes, const std::string& name);
+  // The same two with a memory budget other than the default (open_limits).
+  static open_result open(const std::string& path, const open_limits& limits);
+  static open_result open_bytes(std::span<const std::uint8_t> bytes, const std::string& name,
+                                const open_limits& limits);
 
   ~database();
   database(const database&) = delete;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -102,6 +103,34 @@ std::optional<scenario> load_scenario(const std::string& path, std::string* erro
 // The same, from text; `name` stands for the file in messages and in scenario::path.
 std::optional<scenario> parse_scenario(std::string_view text, const std::string& name, std::string* error,
                                        std::size_t max_queries = 10'000'000);
+
+// Reads a .scen file one query at a time, so memory stays one line of the file whatever
+// its length (load_scenario keeps every query, about 100 bytes each): a program that runs
+// queries as it reads them, as `lddb bench` does, works on a file of any size. The checks
+// and messages are load_scenario's, without its query limit. Movable, not copyable.
+class scenario_reader {
+ public:
+  // Opens the file; nullopt with *error set ("FILE: cannot open: why") when it cannot.
+  static std::optional<scenario_reader> open(const std::string& path, std::string* error);
+  scenario_reader(scenario_reader&&) noexcept;
+  scenario_reader& operator=(scenario_reader&&) noexcept;
+  ~scenario_reader();
+
+  // The next query. False at the end of the file with *error empty, or with *error naming
+  // the file and line ("FILE:LINE: what") for a malformed line, an unknown version, an
+  // empty file or a read error; every later call returns false.
+  bool next(scenario_query* query, std::string* error);
+  std::uint64_t queries_read() const;
+  const std::string& path() const { return path_; }
+  // As scenario::resolve_map.
+  std::string resolve_map(const scenario_query& q) const;
+
+ private:
+  struct impl;
+  scenario_reader(std::unique_ptr<impl> m, std::string path);
+  std::unique_ptr<impl> impl_;
+  std::string path_;
+};
 
 // ----------------------------------------------------------------------------- generated maps
 
