@@ -57,9 +57,10 @@ struct block_slot {
   // without one cannot hand a g-value on, so the min-plus product skips it.
   bool prepared;
   std::uint32_t exitable;
-  // Link k is legal when bit links[k].legal_bit of legal[links[k].legal_word] is set.
-  // Cells: one word per move direction, over the ring mask (see prepare). Vertices:
-  // word 0, bit k.
+  // Cells: link k is legal when bit links[k].legal_bit of legal[links[k].legal_word] is
+  // set, one word per move direction over the ring mask (see prepare). Vertices: legal[0]
+  // is the ring mask of free cells, and a link is legal when one of its target's cells
+  // in the neighbour is free (its source is usable, having a g-value).
   std::array<std::uint64_t, 8> legal;
   std::array<int, 9> neighbour;  // slots of the blocks around (-1: not known yet), by link::around
   std::array<cost_t, kMaxBoundary> g;
@@ -75,7 +76,8 @@ struct link {
   std::uint8_t around;     // the neighbour, (ox + 1) * 3 + (oy + 1)
   std::int8_t ox, oy;      // neighbour block offset
   std::int8_t dx, dy;      // the move (cells); 0, 0 for a shared vertex
-  std::uint8_t legal_word, legal_bit;  // where block_slot::legal says if the link is legal
+  std::uint8_t legal_word, legal_bit;  // cells: where block_slot::legal says if the link is legal
+  std::uint64_t target_ring;  // vertices: the target's cells in the neighbour, as ring bits (see prepare)
   cost_t cost;
 };
 constexpr int kMaxLinks = 64;
@@ -138,9 +140,8 @@ struct block_search_state {
   // that leave the block by each move.
   std::array<std::uint8_t, kMaxBoundary> point_ring_bit;
   std::array<std::uint64_t, 8> leaves_by;
-  // The block's own cells at each boundary point: the point is usable unless all of
-  // them are blocked (a cell: itself; a vertex: the one or two cells inside the block).
-  std::array<std::uint32_t, kMaxBoundary> point_cells;
+  // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
+  std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
 
   std::array<block_graph::paths, kMaxStarts> start_paths, goal_paths;
 };
@@ -305,6 +306,17 @@ int block_search::slot_of(int bx, int by) {
 void block_search::build_links() {
   if (st_.links_block == b_ && st_.links_rule == rule_) return;
   st_.links.clear();
+  // The cells of vertex p (block coordinates) that lie in the block at offset (ox, oy),
+  // as ring bits.
+  auto vertex_ring = [&](point p, int ox, int oy) {
+    std::uint64_t bits = 0;
+    for (int cy = p.y - 1; cy <= p.y; ++cy)
+      for (int cx = p.x - 1; cx <= p.x; ++cx) {
+        const int kx = cx < 0 ? -1 : (cx >= b_ ? 1 : 0), ky = cy < 0 ? -1 : (cy >= b_ ? 1 : 0);
+        if (kx == ox && ky == oy) bits |= std::uint64_t{1} << ((cy + 1) * (b_ + 2) + (cx + 1));
+      }
+    return bits;
+  };
   auto add = [&](int i, int ox, int oy, point q, int step, cost_t cost) {
     const point p = shape_.boundary_point(i);
     const int dx = step < 0 ? 0 : kSteps[static_cast<std::size_t>(step)][0];
@@ -314,19 +326,18 @@ void block_search::build_links() {
                          static_cast<std::uint8_t>((ox + 1) * 3 + (oy + 1)), static_cast<std::int8_t>(ox),
                          static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy),
                          static_cast<std::uint8_t>(step < 0 ? 0 : step),
-                         static_cast<std::uint8_t>(step < 0 ? st_.links.size() : (p.y + 1) * (b_ + 2) + (p.x + 1)), cost});
+                         static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b_ + 2) + (p.x + 1)),
+                         step < 0 ? vertex_ring(p, ox, oy) : 0, cost});
   };
   for (int i = 0; i < n_; ++i) {
     st_.point_links[static_cast<std::size_t>(i)] = 0;
     const point p = shape_.boundary_point(i);
     st_.point_ring_bit[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((p.y + 1) * (b_ + 2) + (p.x + 1));
-    std::uint32_t cells = 0;
-    for (int cy = p.y - 1; cy <= p.y; ++cy)
-      for (int cx = p.x - 1; cx <= p.x; ++cx) {
-        const bool mine = rule_.on_vertices() ? (cx >= 0 && cy >= 0 && cx < b_ && cy < b_) : (cx == p.x && cy == p.y);
-        if (mine) cells |= 1u << (cy * b_ + cx);
-      }
-    st_.point_cells[static_cast<std::size_t>(i)] = cells;
+    st_.own_ring[static_cast<std::size_t>(i)] = vertex_ring(p, 0, 0);
+    st_.other_ring[static_cast<std::size_t>(i)] = 0;
+    for (int ox = -1; ox <= 1; ++ox)
+      for (int oy = -1; oy <= 1; ++oy)
+        if (ox != 0 || oy != 0) st_.other_ring[static_cast<std::size_t>(i)] |= vertex_ring(p, ox, oy);
     if (rule_.on_vertices()) {
       // A boundary vertex is the same vertex in every block that shares it.
       for (int ox = -1; ox <= 1; ++ox)
@@ -357,29 +368,8 @@ void block_search::build_links() {
 void block_search::prepare(block_slot& slot) const {
   std::array<std::uint32_t, 9> codes;  // by link::around
   for (int k = 0; k < 9; ++k) codes[static_cast<std::size_t>(k)] = map_.block_code(slot.bx + k / 3 - 1, slot.by + k % 3 - 1);
-  slot.exitable = 0;
-  if (rule_.on_vertices()) {
-    // The shared vertex must be usable from inside both blocks.
-    std::uint32_t usable = 0;
-    for (int i = 0; i < n_; ++i) {
-      const std::uint32_t cells = st_.point_cells[static_cast<std::size_t>(i)];
-      if ((slot.code & cells) != cells) usable |= 1u << i;
-    }
-    std::uint64_t legal = 0;
-    for (std::size_t k = 0; k < st_.links.size(); ++k) {
-      const link& l = st_.links[k];
-      const std::uint32_t cells = st_.point_cells[l.target];
-      if ((codes[l.around] & cells) != cells && ((usable >> l.source) & 1u)) legal |= std::uint64_t{1} << k;
-    }
-    slot.legal[0] = legal;
-    for (int i = 0; i < n_; ++i)
-      if (legal & st_.point_links[static_cast<std::size_t>(i)]) slot.exitable |= 1u << i;
-    return;
-  }
-  // Cells: the block and the ring of cells around it as one mask, bit
-  // (y + 1) * (b + 2) + (x + 1) set when cell (x, y) (block coordinates, -1 to b) is
-  // free; 7 x 7 <= 64 bits. Then the rule's moves for all its cells at once, one mask per
-  // direction.
+  // The block and the ring of cells around it as one mask, bit (y + 1) * (b + 2) + (x + 1)
+  // set when cell (x, y) (block coordinates, -1 to b) is free; 7 x 7 <= 64 bits.
   const int stride = b_ + 2;
   const std::uint32_t row_mask = (1u << b_) - 1;
   auto cell = [&](int k, int x, int y) { return std::uint64_t{(codes[static_cast<std::size_t>(k)] >> (y * b_ + x)) & 1u}; };
@@ -391,9 +381,22 @@ void block_search::prepare(block_slot& slot) const {
   for (int y = 0; y < b_; ++y) blocked |= ring_row(1, 4, 7, y) << ((y + 1) * stride);
   blocked |= ring_row(2, 5, 8, 0) << ((b_ + 1) * stride);  // the row below: SW, S, SE
   const std::uint64_t free = ~blocked & ((std::uint64_t{1} << (stride * stride)) - 1);
+  std::uint32_t exitable = 0;
+  const int n = n_;
+  if (rule_.on_vertices()) {
+    // A boundary vertex hands on when it is usable here and in a block that shares it.
+    slot.legal[0] = free;
+    for (int i = 0; i < n; ++i)
+      exitable |= static_cast<std::uint32_t>((free & st_.own_ring[static_cast<std::size_t>(i)]) != 0 &&
+                                             (free & st_.other_ring[static_cast<std::size_t>(i)]) != 0)
+                  << i;
+    slot.exitable = exitable;
+    return;
+  }
+  // Cells: the rule's moves for all the block's cells at once, one mask per direction,
+  // each direction known at compile time so that the shifts in step_legal_mask need no
+  // branches.
   std::uint64_t exits = 0;
-  // One direction at a time with the move known at compile time, so that the shifts in
-  // step_legal_mask need no branches.
   auto direction = [&](auto m) {
     if (static_cast<int>(m) >= step_count(rule_)) return;
     const std::uint64_t legal = free & step_legal_mask(rule_, free, stride, kSteps[m][0], kSteps[m][1]);
@@ -402,8 +405,6 @@ void block_search::prepare(block_slot& slot) const {
   };
   [&]<std::size_t... M>(std::index_sequence<M...>) { (direction(std::integral_constant<std::size_t, M>{}), ...); }
   (std::make_index_sequence<8>{});
-  std::uint32_t exitable = 0;
-  const int n = n_;
   for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((exits >> st_.point_ring_bit[static_cast<std::size_t>(i)]) & 1u) << i;
   slot.exitable = exitable;
 }
@@ -519,9 +520,10 @@ void block_search::expand(int s, std::uint32_t ingress) {
   std::uint64_t todo = 0;
   for (std::uint32_t m = (changed | ingress) & cur.exitable; m; m &= m - 1)
     todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
+  const bool vertices = rule_.on_vertices();
   for (; todo; todo &= todo - 1) {
     const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-    if (!((cur.legal[l.legal_word] >> l.legal_bit) & 1u)) continue;
+    if (vertices ? (cur.legal[0] & l.target_ring) == 0 : !((cur.legal[l.legal_word] >> l.legal_bit) & 1u)) continue;
     const cost_t ng = cur.g[l.source] + l.cost;
     int& ns = cur.neighbour[l.around];
     if (ns < 0) {
