@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libzstd-dev libxxhash-dev libboost-serialization-dev
   libgtest-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer and clang's sanitizer runtimes
 )
 
 if [[ ${EUID:-$(id -u)} -eq 0 ]]; then

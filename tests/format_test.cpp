@@ -1492,6 +1492,21 @@ TEST(Lookups, ManyThreadsAgreeWithOne) {
   for (const auto& res : results) EXPECT_EQ(res, single);
 }
 
+// Found by fuzz_db (docs/reliability.md, F2): a file with valid checksums whose stored
+// cell paths jump a knight's move between inflection points. Block A* fills the cells
+// between waypoints along straight or 45-degree runs and never reached the next one; the
+// reader now refuses such a table.
+TEST(Corruption, CellPathsThatAreNotStraightRunsAreRefused) {
+  for (const char* name : {"tile-3-path-knight-move.lddb"}) {
+    const std::string path = std::string(LDDB_SOURCE_DIR) + "/tests/fuzz/corpus/fuzz_db/" + name;
+    const auto opened = database::open(path);
+    ASSERT_FALSE(opened) << name;
+    EXPECT_EQ(opened.code, status::bad_section) << name << ": " << opened.message;
+    EXPECT_NE(opened.message.find("neither straight nor diagonal"), std::string::npos) << opened.message;
+    EXPECT_EQ(opened.message.rfind(path, 0), 0u) << opened.message;
+  }
+}
+
 TEST(Lookups, OpenAndVerifyTime) {
   // Informational: the target for b=4 is 5 ms in an optimised build (mmap, verify, index).
   temp_dir dir;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #define XXH_INLINE_ALL  // compiled in: the reader gains no link dependency
@@ -254,6 +255,9 @@ inline void canonical_index(const block_shape& s, std::uint8_t mask, std::vector
 
 // Parses one path table starting at `pos`: bitmap (unused high bits zero), then for each
 // present pair a count in 1..kCapacity and that many point indices below point_count.
+// Cells: the pair's first boundary point, its inflection points and its second boundary
+// point must follow each other in straight or 45-degree runs, as Block A* fills in the
+// cells between them.
 // Tables are self-delimiting, so on success `pos` is left just past the table; nullopt
 // when it parses, else what is wrong ("path table 7 " + the text reads well).
 inline std::optional<std::string> parse_path_table(std::span<const std::uint8_t> bytes, std::size_t& pos,
@@ -261,33 +265,44 @@ inline std::optional<std::string> parse_path_table(std::span<const std::uint8_t>
   using std::to_string;
   const std::size_t bitmap = bitmap_bytes(s);
   const int pairs = s.pair_count();
+  const int n_boundary = s.boundary_count();
   const std::uint8_t limit = static_cast<std::uint8_t>(s.point_count());  // at most 36
   if (bytes.size() - pos < bitmap)
     return "ends " + to_string(bytes.size() - pos) + " bytes into its " + to_string(bitmap) + "-byte bitmap";
   const std::uint8_t* map = bytes.data() + pos;
   if (pairs % 8 != 0 && (map[bitmap - 1] >> (pairs % 8)) != 0) return "sets bitmap bits beyond the last pair";
   pos += bitmap;
-  // The pairs themselves are only needed for messages: walk the present ones by count, and
-  // name the pair (the i-th set bit) only on failure.
-  std::size_t present = 0;
-  for (std::size_t byte = 0; byte < bitmap; ++byte) present += static_cast<std::size_t>(std::popcount(map[byte]));
-  auto pair = [&](std::size_t i) {
-    for (std::size_t k = 0;; ++k)
-      if ((map[k / 8] >> (k % 8) & 1u) && i-- == 0) return to_string(k);
+  auto straight = [](point p, point q) {
+    const int dx = q.x - p.x, dy = q.y - p.y;
+    return dx == 0 || dy == 0 || dx == dy || dx == -dy;
   };
   const std::size_t size = bytes.size();
-  for (std::size_t i = 0; i < present; ++i) {
-    if (pos >= size) return "ends before pair " + pair(i);
+  // Pair k joins boundary points a < b: (0,1), (0,2), ..., (0,n-1), (1,2), ...
+  int a = 0, b = 1;
+  for (int k = 0; k < pairs; ++k, (++b == n_boundary ? (b = ++a + 1) : 0)) {
+    if (!(map[k / 8] >> (k % 8) & 1u)) continue;
+    auto pair = [k] { return std::to_string(k); };  // for messages only
+    if (pos >= size) return "ends before pair " + pair();
     const std::size_t n = bytes[pos++];
     if (n - 1 >= std::size_t{inflections::kCapacity})  // also n = 0
-      return "gives pair " + pair(i) + " " + to_string(n) + " points";
-    if (size - pos < n) return "ends inside pair " + pair(i);
+      return "gives pair " + pair() + " " + to_string(n) + " points";
+    if (size - pos < n) return "ends inside pair " + pair();
     const std::uint8_t* points = bytes.data() + pos;
     std::uint8_t top = 0;
     for (std::size_t p = 0; p < n; ++p) top = std::max(top, points[p]);
     if (top >= limit)
-      return "gives pair " + pair(i) + " point index " + to_string(top) + " (the block has " +
+      return "gives pair " + pair() + " point index " + to_string(top) + " (the block has " +
              to_string(s.point_count()) + " points)";
+    if (!s.vertices()) {
+      point prev = s.boundary_point(a);
+      for (std::size_t p = 0; p <= n; ++p) {
+        const point next = p < n ? s.point_at(points[p]) : s.boundary_point(b);
+        if (!straight(prev, next))
+          return "gives pair " + pair() + " a step from (" + to_string(prev.x) + "," + to_string(prev.y) + ") to (" +
+                 to_string(next.x) + "," + to_string(next.y) + ") that is neither straight nor diagonal";
+        prev = next;
+      }
+    }
     pos += n;
   }
   return std::nullopt;

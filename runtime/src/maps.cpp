@@ -49,15 +49,16 @@ class line_source {
 
 class text_lines : public line_source {
  public:
-  explicit text_lines(std::string_view text) : rest_(text) {
-    if (rest_.substr(0, 3) == "\xEF\xBB\xBF") rest_.remove_prefix(3);  // a UTF-8 byte-order mark
-  }
+  explicit text_lines(std::string_view text) : rest_(text) {}
   bool next(std::string_view* line, std::string*) override {
     if (rest_.empty()) return false;
     const std::size_t end = rest_.find('\n');
-    *line = trim_end(rest_.substr(0, end));
+    std::string_view s = rest_.substr(0, end);
     rest_ = end == std::string_view::npos ? std::string_view{} : rest_.substr(end + 1);
     ++line_;
+    // A UTF-8 byte-order mark, stripped from line 1 as file_lines does.
+    if (line_ == 1 && s.substr(0, 3) == "\xEF\xBB\xBF") s.remove_prefix(3);
+    *line = trim_end(s);
     return true;
   }
 

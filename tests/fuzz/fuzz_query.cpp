@@ -1,0 +1,222 @@
+// fuzz_query: whole Block A* queries on small maps built from the input, with the shipped
+// databases lddb/{tile,octile,any-angle}-4.lddb, checked against independent answers.
+//
+// Input: byte 0 picks the rule (tile, octile, any-angle) and the heuristic (the rule's
+// default or zero); bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
+// goal (cells, or vertices for any-angle); byte 7 the density (each obstacle bit taken
+// from 1, 2 or 3 input bits ANDed); then the cells' obstacle bits, row by row (missing bits
+// are free cells). What follows is read as cell toggles, (x, y) byte pairs, applied to the
+// map before the same query is asked again on the same, warm, search context.
+//
+// Checks, for every query (any break traps):
+//  * the independent path checker (lddb/checker.hpp) accepts every path Block A* returns,
+//    from start to goal; its fixed-point cost agrees with the checked length;
+//  * tile/octile: Block A*'s status equals A*'s, and its cost equals A*'s exactly, which
+//    equals the least cost of a plain Dijkstra written here over the checker's own move
+//    rule (lddb::checker::move_ok) in the same fixed-point units;
+//  * any-angle: Block A* finds a path exactly when Theta* and Lazy Theta* do, which is
+//    exactly when a breadth-first search written here over the 8-neighbour vertex graph
+//    (lddb::checker::segment_ok) connects start and goal; all three paths pass the checker;
+//  * statuses for blocked or off-map endpoints agree with A* / Theta*;
+//  * the same query on a fresh context gives the identical path and cost (determinism and
+//    no state leaking between queries), and the reverse query has the same cost (cells).
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "fuzz_common.hpp"
+#include "lddb/checker.hpp"
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/search.hpp"
+
+#ifndef LDDB_SOURCE_DIR
+#error "LDDB_SOURCE_DIR must name the source folder (for the shipped databases in lddb/)"
+#endif
+
+namespace {
+
+using fuzz::require;
+using lddb::point;
+using lddb::rule;
+
+const lddb::database& shipped(int which) {
+  static const std::array<std::shared_ptr<const lddb::database>, 3> dbs = [] {
+    std::array<std::shared_ptr<const lddb::database>, 3> out;
+    const char* names[3] = {"tile-4.lddb", "octile-4.lddb", "any-angle-4.lddb"};
+    for (int i = 0; i < 3; ++i) {
+      auto r = lddb::database::open(std::string(LDDB_SOURCE_DIR) + "/lddb/" + names[i]);
+      if (!r) fuzz::fail("cannot open the shipped database: " + r.message);
+      out[static_cast<std::size_t>(i)] = r.db;
+    }
+    return out;
+  }();
+  return *dbs[static_cast<std::size_t>(which)];
+}
+
+std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+
+std::string describe(const rule& r, const lddb::grid_map& m, point s, point g) {
+  std::string out = r.name() + " " + std::to_string(m.width()) + "x" + std::to_string(m.height()) + " " + pt(s) + " -> " +
+                    pt(g) + "\n";
+  for (int y = 0; y < m.height(); ++y) {
+    for (int x = 0; x < m.width(); ++x) out += m.blocked(x, y) ? '@' : '.';
+    out += '\n';
+  }
+  return out;
+}
+
+// Least cost over cells by Dijkstra, moves and costs from the checker's rule alone.
+lddb::cost_t dijkstra_cells(const rule& r, const lddb::grid_map& m, point s, point g) {
+  const int w = m.width(), h = m.height();
+  std::vector<lddb::cost_t> dist(static_cast<std::size_t>(w * h), lddb::kUnreachable);
+  using item = std::pair<lddb::cost_t, int>;
+  std::priority_queue<item, std::vector<item>, std::greater<>> open;
+  dist[static_cast<std::size_t>(s.y * w + s.x)] = 0;
+  open.push({0, s.y * w + s.x});
+  while (!open.empty()) {
+    const auto [d, i] = open.top();
+    open.pop();
+    if (d != dist[static_cast<std::size_t>(i)]) continue;
+    const point p{i % w, i / w};
+    if (p == g) return d;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const point q{p.x + dx, p.y + dy};
+        if (!lddb::checker::move_ok(r, m, p, q)) continue;
+        const lddb::cost_t nd = d + ((dx != 0 && dy != 0) ? r.diagonal : lddb::kCostOne);
+        lddb::cost_t& slot = dist[static_cast<std::size_t>(q.y * w + q.x)];
+        if (nd < slot) {
+          slot = nd;
+          open.push({nd, q.y * w + q.x});
+        }
+      }
+  }
+  return lddb::kUnreachable;
+}
+
+// Are vertices s and g joined by legal unit segments (the 8 neighbours of a vertex)?
+bool bfs_vertices(const rule& r, const lddb::grid_map& m, point s, point g) {
+  const int w = m.width() + 1, h = m.height() + 1;
+  std::vector<char> seen(static_cast<std::size_t>(w * h), 0);
+  std::vector<point> todo{s};
+  seen[static_cast<std::size_t>(s.y * w + s.x)] = 1;
+  while (!todo.empty()) {
+    const point p = todo.back();
+    todo.pop_back();
+    if (p == g) return true;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const point q{p.x + dx, p.y + dy};
+        if ((dx == 0 && dy == 0) || q.x < 0 || q.y < 0 || q.x >= w || q.y >= h) continue;
+        if (seen[static_cast<std::size_t>(q.y * w + q.x)] || !lddb::checker::segment_ok(r, m, p, q)) continue;
+        seen[static_cast<std::size_t>(q.y * w + q.x)] = 1;
+        todo.push_back(q);
+      }
+  }
+  return false;
+}
+
+void check_path(const std::string& who, const rule& r, const lddb::grid_map& m, point s, point g,
+                const lddb::search_result& res, const std::string& ctx) {
+  const lddb::check_result c = lddb::check_path(r, m, s, g, res.path);
+  require(c.valid, who + " returned a path the checker refuses: " + c.error + "\n" + ctx);
+  require(std::abs(c.length - res.length) <= 1e-9 * std::max(1.0, c.length), who + ": reported length differs from the checked one\n" + ctx);
+  const double cost = lddb::cost_to_double(res.cost);
+  const double tol = r.on_vertices() ? 1e-3 * static_cast<double>(res.path.size() + 1) : 1e-6;
+  require(std::abs(cost - c.length) <= tol * std::max(1.0, c.length),
+          who + ": fixed-point cost " + std::to_string(cost) + " vs checked length " + std::to_string(c.length) + "\n" + ctx);
+}
+
+// One query, every check. Returns Block A*'s result for the caller's further checks.
+lddb::search_result check_query(int which, const lddb::grid_map& m, point s, point g, bool zero_h,
+                                lddb::search_context& warm) {
+  const lddb::database& db = shipped(which);
+  const rule r = db.movement();
+  const std::string ctx = describe(r, m, s, g);
+  const lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
+  const lddb::search_options ref_opt(lddb::default_heuristic(r));
+  const lddb::search_result ba = lddb::block_astar(db, m, s, g, opt, warm);
+  require(ba.status != lddb::search_status::rule_mismatch && ba.status != lddb::search_status::budget_exhausted,
+          std::string("unexpected status ") + lddb::search_status_name(ba.status) + "\n" + ctx);
+  if (ba.found()) check_path("Block A*", r, m, s, g, ba, ctx);
+
+  {  // a fresh context: the very same answer
+    lddb::search_context fresh;
+    const lddb::search_result again = lddb::block_astar(db, m, s, g, opt, fresh);
+    require(again.status == ba.status && again.cost == ba.cost && again.path == ba.path,
+            "Block A* on a fresh context differs from the warm one\n" + ctx);
+  }
+
+  lddb::search_context ref_ctx;
+  if (!r.on_vertices()) {
+    const lddb::search_result as = lddb::astar(r, m, s, g, ref_opt, ref_ctx);
+    require(as.status == ba.status, std::string("status: Block A* ") + lddb::search_status_name(ba.status) + ", A* " +
+                                        lddb::search_status_name(as.status) + "\n" + ctx);
+    if (!ba.found()) return ba;
+    check_path("A*", r, m, s, g, as, ctx);
+    require(ba.cost == as.cost, "cost: Block A* " + std::to_string(lddb::cost_to_double(ba.cost)) + ", A* " +
+                                    std::to_string(lddb::cost_to_double(as.cost)) + "\n" + ctx);
+    const lddb::cost_t best = dijkstra_cells(r, m, s, g);
+    require(best == as.cost, "A* cost " + std::to_string(lddb::cost_to_double(as.cost)) + ", Dijkstra " +
+                                 std::to_string(lddb::cost_to_double(best)) + "\n" + ctx);
+    return ba;
+  }
+  const lddb::search_result th = lddb::theta_star(r, m, s, g, ref_opt, ref_ctx);
+  const lddb::search_result lz = lddb::lazy_theta_star(r, m, s, g, ref_opt, ref_ctx);
+  require(th.status == ba.status && lz.status == ba.status,
+          std::string("status: Block A* ") + lddb::search_status_name(ba.status) + ", Theta* " +
+              lddb::search_status_name(th.status) + ", Lazy Theta* " + lddb::search_status_name(lz.status) + "\n" + ctx);
+  if (ba.status == lddb::search_status::found || ba.status == lddb::search_status::no_path)
+    require(ba.found() == bfs_vertices(r, m, s, g), "reachability differs from the vertex BFS\n" + ctx);
+  if (ba.found()) {
+    check_path("Theta*", r, m, s, g, th, ctx);
+    check_path("Lazy Theta*", r, m, s, g, lz, ctx);
+    // Nothing is shorter than the straight line.
+    const double straight = std::hypot(double(g.x - s.x), double(g.y - s.y));
+    require(ba.length >= straight - 1e-9, "Block A* path shorter than the straight line\n" + ctx);
+  }
+  return ba;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::reader in(data, size);
+  const std::uint8_t b0 = in.byte();
+  const int which = b0 % 3;
+  const bool zero_h = (b0 >> 2) & 1u;
+  const int w = 1 + in.byte() % 40, h = 1 + in.byte() % 40;
+  const int ex = which == 2 ? 1 : 0;  // vertices run one further
+  // Endpoints may also fall just off the map (the searches must refuse them alike).
+  auto coord = [&](int side) { return static_cast<int>(in.byte() % static_cast<unsigned>(side + ex + 1)); };
+  const point s{coord(w), coord(h)};
+  const point g{coord(w), coord(h)};
+  const int density = 1 + in.byte() % 3;
+  lddb::grid_map m(w, h, 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      bool blocked = true;
+      for (int k = 0; k < density; ++k) blocked = in.bit() && blocked;
+      if (blocked) m.set_blocked(x, y, true);
+    }
+
+  lddb::search_context warm;
+  const lddb::search_result first = check_query(which, m, s, g, zero_h, warm);
+  const lddb::search_result back = check_query(which, m, g, s, zero_h, warm);
+  if (which != 2 && first.found()) require(back.found() && back.cost == first.cost, "reverse query costs differ (cells)");
+
+  // Toggle some cells and ask again on the warm context.
+  bool changed = false;
+  for (int t = 0; t < 8 && in.remaining() >= 2; ++t) {
+    const int x = in.byte() % w, y = in.byte() % h;
+    m.set_blocked(x, y, !m.blocked(x, y));
+    changed = true;
+  }
+  if (changed) check_query(which, m, s, g, zero_h, warm);
+  return 0;
+}
