@@ -1363,9 +1363,18 @@ TEST(Contents, RuleMismatch) {
 
 // Ids are u32 only when a table count passes 65,536, which takes b = 5: b <= 4 has at most
 // 2^16 canonical patterns. A synthetic tile database: one cost table and `path_tables`
-// path tables, table t with a single present pair (t mod 120) through one cell (t mod 25);
+// path tables, table t with a single present pair (t mod 120) turning at one cell;
 // canonical pattern i uses path table i mod path_tables.
 constexpr std::uint32_t kCanonical5 = 4211744;  // 5x5 patterns up to the 8 symmetries
+
+// The one inflection point stored for pair k: the corner (a.x, b.y) of its boundary points
+// a < b, so that the path runs straight from a to it and from it to b, as a cell path must.
+point wide_turn(const block_shape& s, int k) {
+  for (int a = 0; a < s.boundary_count(); ++a)
+    for (int b = a + 1; b < s.boundary_count(); ++b)
+      if (s.pair_index(a, b) == k) return {s.boundary_point(a).x, s.boundary_point(b).y};
+  return {};
+}
 
 database_image wide_image(std::uint32_t path_tables) {
   database_image im;
@@ -1384,7 +1393,7 @@ database_image wide_image(std::uint32_t path_tables) {
     im.paths.resize(at + bitmap + 2, 0);
     im.paths[at + k / 8] = static_cast<std::uint8_t>(1u << (k % 8));
     im.paths[at + bitmap] = 1;
-    im.paths[at + bitmap + 1] = static_cast<std::uint8_t>(t % 25);
+    im.paths[at + bitmap + 1] = static_cast<std::uint8_t>(s.point_index(wide_turn(s, static_cast<int>(k))));
     im.path_offset.push_back(static_cast<std::uint32_t>(im.paths.size()));
   }
   im.manifest = "synthetic b=5 database with " + std::to_string(path_tables) + " path tables";
@@ -1430,7 +1439,7 @@ TEST(IdWidth, FourBytesOnlyAboveSixtyFiveThousandFiveHundredThirtySixTables) {
             inflections out;
             ASSERT_TRUE(db.path(e.canonical_code, a, b, &out));
             ASSERT_EQ(out.count, 1);
-            EXPECT_EQ(out.points[0], s.point_at(static_cast<int>(e.path_id % 25)));
+            EXPECT_EQ(out.points[0], wide_turn(s, k));
             EXPECT_EQ(db.cost(e.canonical_code, a, b), cost_t{static_cast<std::uint64_t>(k + 1)} << 32);
           }
       }
