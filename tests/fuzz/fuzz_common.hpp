@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace fuzz {
 
@@ -75,5 +77,20 @@ class memory_file {
   int fd_ = -1;
   std::string path_;
 };
+
+// The words of a line, split at runs of spaces and tabs (the targets' own plain reading
+// of the text formats).
+inline std::vector<std::string_view> words_of(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (true) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i >= s.size()) return out;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+    out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+}
 
 }  // namespace fuzz

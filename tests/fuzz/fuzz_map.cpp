@@ -37,19 +37,6 @@ std::string_view trim_end(std::string_view s) {
   return s;
 }
 
-std::vector<std::string_view> words_of(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (true) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    if (i >= s.size()) return out;
-    std::size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-    out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-}
-
 // A side: decimal digits only, 1..16384.
 std::optional<int> side_of(std::string_view s) {
   if (s.empty()) return std::nullopt;
@@ -77,7 +64,7 @@ std::optional<plain_map> plain_parse(std::string_view text) {
   bool type = false;
   for (;; ++i) {
     if (i == lines.size()) return std::nullopt;
-    const auto w = words_of(lines[i]);
+    const auto w = fuzz::words_of(lines[i]);
     if (w.empty()) continue;
     if (w[0] == "map") {
       if (w.size() != 1) return std::nullopt;
@@ -110,7 +97,7 @@ std::optional<plain_map> plain_parse(std::string_view text) {
     }
   }
   for (; i < lines.size(); ++i)
-    if (!words_of(lines[i]).empty()) return std::nullopt;
+    if (!fuzz::words_of(lines[i]).empty()) return std::nullopt;
   return m;
 }
 

@@ -46,8 +46,8 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 }
 
 std::vector<std::string_view> split(std::string_view s, bool tabs_only) {
-  std::vector<std::string_view> out;
   if (tabs_only) {
+    std::vector<std::string_view> out;
     std::size_t i = 0;
     while (true) {
       const std::size_t j = s.find('\t', i);
@@ -56,15 +56,7 @@ std::vector<std::string_view> split(std::string_view s, bool tabs_only) {
       i = j + 1;
     }
   }
-  std::size_t i = 0;
-  while (true) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    if (i >= s.size()) return out;
-    std::size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-    out.push_back(s.substr(i, j - i));
-    i = j;
-  }
+  return fuzz::words_of(s);
 }
 
 bool blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
