@@ -24,8 +24,6 @@ std::size_t state_bytes(const node_search_state* s) { return s ? s->bytes() : 0;
 
 namespace {
 
-std::string cell_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
-
 
 template <heuristic_kind H>
 void astar_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
@@ -91,7 +89,8 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   stats.heap_ops = st.heap_ops;
   if (!found) {
     res.status = search_status::no_path;
-    res.message = "no path from cell " + cell_text(start) + " to cell " + cell_text(goal) + " under rule " + r.name();
+    set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x, goal.y,
+                r.name().c_str());
     return;
   }
   st.trace_path(sid, gid, [w](std::uint32_t id) {
@@ -109,13 +108,20 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
 search_result astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                     search_context& ctx) {
   search_result res;
+  astar(r, map, start, goal, options, ctx, res);
+  return res;
+}
+
+void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+           search_context& ctx, search_result& res) {
+  res.clear();
   if (r.on_vertices()) {
     res.status = search_status::rule_mismatch;
     res.message = "astar() searches cells (tile, octile); rule " + r.name() +
                   " is on vertices: use theta_star() or lazy_theta_star()";
-    return res;
+    return;
   }
-  if (!prepare_endpoints(r, map, start, goal, options, res)) return res;
+  if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:
@@ -131,7 +137,6 @@ search_result astar(const rule& r, const grid_map& map, point start, point goal,
       astar_core<heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
       break;
   }
-  return res;
 }
 
 }  // namespace lddb

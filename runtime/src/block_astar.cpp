@@ -144,6 +144,7 @@ struct block_search_state {
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
 
   std::array<block_graph::paths, kMaxStarts> start_paths, goal_paths;
+  std::vector<point> scratch;  // path reconstruction, kept for its capacity
 };
 
 void destroy_state(block_search_state* s) { delete s; }
@@ -644,8 +645,7 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   if (expanded_) r.expanded = std::move(*expanded_);
   if (length_ == kUnreachable) {
     r.status = search_status::no_path;
-    r.message = "no path from (" + std::to_string(start_.x) + "," + std::to_string(start_.y) + ") to (" +
-                std::to_string(goal_.x) + "," + std::to_string(goal_.y) + ")";
+    set_message(r.message, "no path from (%d,%d) to (%d,%d)", start_.x, start_.y, goal_.x, goal_.y);
     return true;
   }
   r.status = search_status::found;
@@ -659,7 +659,7 @@ void block_search::give_up(search_result& r) {
   r.status = search_status::budget_exhausted;
   r.stats = stats_;
   if (expanded_) r.expanded = std::move(*expanded_);
-  r.message = "expansion budget of " + std::to_string(opt_.max_expansions) + " blocks exhausted";
+  set_message(r.message, "expansion budget of %llu blocks exhausted", static_cast<unsigned long long>(opt_.max_expansions));
   // The most promising point: in the block at the top of OPEN, the point whose g + h
   // gave the block its key.
   const heap_entry top = st_.heap.front();  // advance() left a current entry on top
@@ -735,8 +735,8 @@ void block_search::reconstruct(search_result& r) const {
   std::reverse(out.begin(), out.end());
   if (rule_.on_vertices()) return;
   // Cells: fill the straight runs between waypoints with every cell.
-  std::vector<point> cells;
-  cells.reserve(out.size() * 2);
+  std::vector<point>& cells = st_.scratch;
+  cells.clear();
   cells.push_back(out.front());
   for (std::size_t k = 1; k < out.size(); ++k) {
     point c = out[k - 1];
@@ -749,19 +749,17 @@ void block_search::reconstruct(search_result& r) const {
   out.swap(cells);
 }
 
-}  // namespace
-
-search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
-                                const search_options& options, search_context& ctx) {
+void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
+                 search_context& ctx, search_result& r) {
   auto& impl = ctx.state();
   if (!impl.block) impl.block = new block_search_state();
   block_query& q = impl.block->query;
   q.active = false;
-  search_result r;
+  r.clear();
   if (options.expected_rule && !(*options.expected_rule == db.movement())) {
     r.status = search_status::rule_mismatch;
     db.check_rule(*options.expected_rule, &r.message);
-    return r;
+    return;
   }
   q.db = &db;
   q.map = &map;
@@ -774,16 +772,15 @@ search_result block_astar_begin(const database& db, const grid_map& map, point s
   q.expanded.clear();
   block_search search(*impl.block);
   q.active = search.begin(r);
-  return r;
 }
 
-search_result block_astar_continue(search_context& ctx, std::uint64_t max_expansions) {
+void continue_query(search_context& ctx, std::uint64_t max_expansions, search_result& r) {
   auto& impl = ctx.state();
-  search_result r;
+  r.clear();
   if (!impl.block || !impl.block->query.active) {
     r.status = search_status::no_path;
     r.message = "block_astar_continue: no query in progress in this context (call block_astar_begin first)";
-    return r;
+    return;
   }
   block_query& q = impl.block->query;
   block_search search(*impl.block);
@@ -799,20 +796,41 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
   }
   if (search.advance(limit, r)) {
     q.active = false;
-    return r;
+    return;
   }
   if (budget_caps) {
     search.give_up(r);
     q.active = false;
   }
+}
+
+}  // namespace
+
+search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
+                                const search_options& options, search_context& ctx) {
+  search_result r;
+  begin_query(db, map, start, goal, options, ctx, r);
   return r;
+}
+
+search_result block_astar_continue(search_context& ctx, std::uint64_t max_expansions) {
+  search_result r;
+  continue_query(ctx, max_expansions, r);
+  return r;
+}
+
+void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
+                 search_context& ctx, search_result& out) {
+  begin_query(db, map, start, goal, options, ctx, out);
+  if (out.status != search_status::in_progress) return;
+  continue_query(ctx, 0, out);  // 0: one slice, as far as the budget allows
 }
 
 search_result block_astar(const database& db, const grid_map& map, point start, point goal,
                           const search_options& options, search_context& ctx) {
-  search_result r = block_astar_begin(db, map, start, goal, options, ctx);
-  if (r.status != search_status::in_progress) return r;
-  return block_astar_continue(ctx, 0);  // 0: one slice, as far as the budget allows
+  search_result r;
+  block_astar(db, map, start, goal, options, ctx, r);
+  return r;
 }
 
 }  // namespace lddb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "lddb/search.hpp"
 
@@ -19,6 +20,10 @@ std::size_t state_bytes(const node_search_state* s);
 // Checks a query's start and goal for the rule (cells or vertices) and answers
 // start == goal. Returns true when the search must run; otherwise `res` is complete
 // (invalid_start, invalid_goal with a message naming the point, or found).
+// Sets `out` to the printf-style text, reusing its capacity: the messages of normal
+// outcomes (no path, budget exhausted) must not allocate in a warm query.
+void set_message(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res);
 

@@ -178,7 +178,7 @@ struct node_search_state {
   template <class ToPoint>
   void give_up(std::uint32_t from, std::uint32_t to, ToPoint to_point, std::uint64_t budget, search_result& res) {
     res.status = search_status::budget_exhausted;
-    res.message = "expansion budget of " + std::to_string(budget) + " nodes exhausted";
+    set_message(res.message, "expansion budget of %llu nodes exhausted", static_cast<unsigned long long>(budget));
     res.lower_bound = heap.front().f;
     trace_path(from, to, to_point, res.path);
     res.cost = at(to).g;

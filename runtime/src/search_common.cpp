@@ -1,4 +1,6 @@
 // Names, defaults and endpoint checks shared by every search. See lddb/search.hpp.
+#include <cstdarg>
+#include <cstdio>
 #include <string>
 
 #include "context.hpp"
@@ -32,6 +34,26 @@ std::string check_vertex(const grid_map& map, point p, const char* what) {
 }
 
 }  // namespace
+
+void set_message(std::string& out, const char* format, ...) {
+  char buf[256];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  out.assign(buf);
+}
+
+void search_result::clear() {
+  status = search_status::no_path;
+  message.clear();
+  path.clear();
+  cost = kUnreachable;
+  lower_bound = 0;
+  length = 0;
+  stats = {};
+  expanded.clear();
+}
 
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res) {

@@ -30,8 +30,6 @@ namespace lddb {
 
 namespace {
 
-std::string vertex_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
-
 
 template <bool Lazy, heuristic_kind H>
 void theta_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
@@ -157,7 +155,8 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   stats.heap_ops = st.heap_ops;
   if (!found) {
     res.status = search_status::no_path;
-    res.message = "no path from vertex " + vertex_text(start) + " to vertex " + vertex_text(goal) + " under rule " + r.name();
+    set_message(res.message, "no path from vertex (%d,%d) to vertex (%d,%d) under rule %s", start.x, start.y, goal.x,
+                goal.y, r.name().c_str());
     return;
   }
   st.trace_path(sid, gid, xy, res.path);
@@ -167,15 +166,15 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
 }
 
 template <bool Lazy>
-search_result theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
-                           const search_options& options, search_context& ctx) {
-  search_result res;
+void theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
+                  const search_options& options, search_context& ctx, search_result& res) {
+  res.clear();
   if (!r.on_vertices()) {
     res.status = search_status::rule_mismatch;
     res.message = std::string(name) + "() searches vertices (any-angle); rule " + r.name() + " is on cells: use astar()";
-    return res;
+    return;
   }
-  if (!prepare_endpoints(r, map, start, goal, options, res)) return res;
+  if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:
@@ -191,19 +190,32 @@ search_result theta_search(const char* name, const rule& r, const grid_map& map,
       theta_core<Lazy, heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
       break;
   }
-  return res;
 }
 
 }  // namespace
 
+void theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                search_context& ctx, search_result& out) {
+  theta_search<false>("theta_star", r, map, start, goal, options, ctx, out);
+}
+
+void lazy_theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                     search_context& ctx, search_result& out) {
+  theta_search<true>("lazy_theta_star", r, map, start, goal, options, ctx, out);
+}
+
 search_result theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                          search_context& ctx) {
-  return theta_search<false>("theta_star", r, map, start, goal, options, ctx);
+  search_result res;
+  theta_star(r, map, start, goal, options, ctx, res);
+  return res;
 }
 
 search_result lazy_theta_star(const rule& r, const grid_map& map, point start, point goal,
                               const search_options& options, search_context& ctx) {
-  return theta_search<true>("lazy_theta_star", r, map, start, goal, options, ctx);
+  search_result res;
+  lazy_theta_star(r, map, start, goal, options, ctx, res);
+  return res;
 }
 
 }  // namespace lddb

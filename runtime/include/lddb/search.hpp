@@ -63,6 +63,8 @@ struct search_result {
   // filled only when search_options::record_expanded is set.
   std::vector<point> expanded;
   bool found() const { return status == search_status::found; }
+  // Back to a fresh result, keeping the capacity of the vectors and the message.
+  void clear();
 };
 
 struct search_options {
@@ -98,6 +100,11 @@ class search_context {
 search_result block_astar(const database& db, const grid_map& map, point start, point goal,
                           const search_options& options, search_context& ctx);
 
+// The same, answering into `out`: its vectors and message keep their capacity, so with a
+// warm context and a reused result a query allocates nothing (tests/alloc_test.cpp).
+void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
+                 search_context& ctx, search_result& out);
+
 // Block A* in slices, for a game loop that gives pathfinding a fixed share of each
 // frame. block_astar_begin checks the query and prepares it in `ctx` without expanding
 // anything: its status is in_progress, or final (invalid_start, found for start == goal,
@@ -114,11 +121,18 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
 search_result astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                     search_context& ctx);
 
+void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+           search_context& ctx, search_result& out);
+
 // Theta* and Lazy Theta* on vertices for any-angle rules.
 search_result theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                          search_context& ctx);
 search_result lazy_theta_star(const rule& r, const grid_map& map, point start, point goal,
                               const search_options& options, search_context& ctx);
+void theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                search_context& ctx, search_result& out);
+void lazy_theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                     search_context& ctx, search_result& out);
 
 // Removes needless waypoints: from each kept waypoint, jumps to the farthest later
 // waypoint in line of sight under the rule (cells: a straight or 45-degree run of legal
