@@ -215,3 +215,38 @@ TEST(BlockShape, CanonicalCountsMatchBurnside) {
 }
 
 }  // namespace
+
+// Block A* builds its start and goal graphs lazily (a segment is tested only when it
+// could improve a cost); the generator builds them eagerly. Every source of every b = 3
+// pattern and of 3,000 random b = 4 patterns must give the same costs and paths both ways.
+TEST(BlockGraph, LazyVisibilityGivesTheEagerPaths) {
+  std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+  auto next = [&seed] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  for (const char* name : {"any-angle", "any-angle:squeeze=allowed"}) {
+    const rule r = *rule::parse(name);
+    for (int b : {3, 4}) {
+      const block_shape shape(b, true);
+      const int patterns = b == 3 ? 512 : 3000;
+      for (int k = 0; k < patterns; ++k) {
+        const auto code = static_cast<std::uint32_t>(b == 3 ? k : next() & 0xFFFFu);
+        const lddb::block_graph eager(r, shape, code), lazy(r, shape, code, lddb::block_graph::visibility::lazy);
+        for (int src = 0; src < shape.point_count(); ++src) {
+          lddb::block_graph::paths pe, pl;
+          eager.search(src, pe);
+          lazy.search(src, pl);
+          ASSERT_EQ(pe.cost, pl.cost) << name << " b=" << b << " code " << code << " source " << src;
+          for (int t = 0; t < shape.point_count(); ++t) {
+            int a[lddb::block_graph::kMaxPoints], c[lddb::block_graph::kMaxPoints];
+            const int na = pe.path_to(t, a), nc = pl.path_to(t, c);
+            ASSERT_EQ(std::vector<int>(a, a + na), std::vector<int>(c, c + nc)) << name << " code " << code << " " << src << "->" << t;
+          }
+        }
+      }
+    }
+  }
+}

@@ -568,7 +568,7 @@ bool block_search::begin(search_result& r) {
     const int s = slot_of(holders[static_cast<std::size_t>(k)].first.x, holders[static_cast<std::size_t>(k)].first.y);
     goal_local_[static_cast<std::size_t>(k)] = holders[static_cast<std::size_t>(k)].second;
     st_.slots[static_cast<std::size_t>(s)].goal_index = k;
-    const block_graph graph(rule_, shape_, st_.slots[static_cast<std::size_t>(s)].code);
+    const block_graph graph(rule_, shape_, st_.slots[static_cast<std::size_t>(s)].code, block_graph::visibility::lazy);
     graph.search(shape_.point_index(holders[static_cast<std::size_t>(k)].second), st_.goal_paths[static_cast<std::size_t>(k)]);
   }
   const int starts = containing_blocks(start_, holders);
@@ -576,7 +576,7 @@ bool block_search::begin(search_result& r) {
     const int s = slot_of(holders[static_cast<std::size_t>(k)].first.x, holders[static_cast<std::size_t>(k)].first.y);
     start_slot_[static_cast<std::size_t>(k)] = s;
     block_slot& slot = st_.slots[static_cast<std::size_t>(s)];
-    const block_graph graph(rule_, shape_, slot.code);
+    const block_graph graph(rule_, shape_, slot.code, block_graph::visibility::lazy);
     block_graph::paths& paths = st_.start_paths[static_cast<std::size_t>(k)];
     graph.search(shape_.point_index(holders[static_cast<std::size_t>(k)].second), paths);
     cost_t value = kUnreachable, value_h = kUnreachable;

@@ -81,11 +81,14 @@ cost_t length(point a, point b) {
 
 }  // namespace
 
-block_graph::block_graph(const rule& r, const block_shape& shape, std::uint32_t code)
-    : rule_(r), shape_(shape), code_(code) {
+block_graph::block_graph(const rule& r, const block_shape& shape, std::uint32_t code, visibility mode)
+    : rule_(r), shape_(shape), code_(code), lazy_(mode == visibility::lazy) {
   const int np = shape.point_count();
-  for (int v = 0; v < np; ++v) usable_[static_cast<std::size_t>(v)] = shape.point_usable(code, shape.point_at(v));
-  if (!r.on_vertices()) return;
+  for (int v = 0; v < np; ++v) {
+    usable_[static_cast<std::size_t>(v)] = shape.point_usable(code, shape.point_at(v));
+    usable_mask_ |= std::uint64_t{usable_[static_cast<std::size_t>(v)]} << v;
+  }
+  if (!r.on_vertices() || lazy_) return;
   const pattern_grid grid{code, shape.block()};
   for (int u = 0; u < np; ++u) {
     if (!usable_[static_cast<std::size_t>(u)]) continue;
@@ -99,6 +102,21 @@ block_graph::block_graph(const rule& r, const block_shape& shape, std::uint32_t 
       }
     }
   }
+}
+
+bool block_graph::sees(int u, int v) const {
+  const std::uint64_t bit = std::uint64_t{1} << v;
+  if (lazy_ && !(tested_[static_cast<std::size_t>(u)] & bit)) {
+    const point pu = shape_.point_at(u), pv = shape_.point_at(v);
+    const bool legal = segment_legal(rule_, pattern_grid{code_, shape_.block()}, pu.x, pu.y, pv.x, pv.y);
+    tested_[static_cast<std::size_t>(u)] |= bit;
+    tested_[static_cast<std::size_t>(v)] |= std::uint64_t{1} << u;
+    if (legal) {
+      visible_[static_cast<std::size_t>(u)] |= bit;
+      visible_[static_cast<std::size_t>(v)] |= std::uint64_t{1} << u;
+    }
+  }
+  return (visible_[static_cast<std::size_t>(u)] & bit) != 0;
 }
 
 void block_graph::search(int source, paths& out) const {
@@ -127,10 +145,13 @@ void block_graph::search(int source, paths& out) const {
       out.best_state[static_cast<std::size_t>(u)] = u;
       const point pu = shape_.point_at(u);
       const key ku{out.cost[static_cast<std::size_t>(u)], segments[static_cast<std::size_t>(u)]};
-      for (std::uint64_t m = visible_[static_cast<std::size_t>(u)] & ~closed; m; m &= m - 1) {
+      // Lazy: every usable vertex is a candidate, and the segment is tested only for a
+      // relaxation that would improve, which changes nothing in the result.
+      const std::uint64_t candidates = lazy_ ? usable_mask_ & ~(std::uint64_t{1} << u) : visible_[static_cast<std::size_t>(u)];
+      for (std::uint64_t m = candidates & ~closed; m; m &= m - 1) {
         const int v = __builtin_ctzll(m);
         const key nk{ku.cost + length(pu, shape_.point_at(v)), ku.extra + 1};
-        if (nk < key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]}) {
+        if (nk < key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]} && sees(u, v)) {
           out.cost[static_cast<std::size_t>(v)] = nk.cost;
           segments[static_cast<std::size_t>(v)] = nk.extra;
           out.parent[static_cast<std::size_t>(v)] = u;

@@ -318,16 +318,25 @@ class block_graph {
     int path_to(int target, int* out) const;
   };
 
-  block_graph(const rule& r, const block_shape& shape, std::uint32_t code);
+  // Vertices: the visibility graph is built for all pairs up front (eager: the generator
+  // searches from every boundary point of a pattern), or pair by pair when a search first
+  // needs one (lazy: Block A* searches once from its start and goal, and a pair that
+  // could not improve a cost is never tested). Both give the very same paths.
+  enum class visibility : std::uint8_t { eager, lazy };
+  block_graph(const rule& r, const block_shape& shape, std::uint32_t code, visibility mode = visibility::eager);
   void search(int source, paths& out) const;
   const block_shape& shape() const { return shape_; }
 
  private:
+  bool sees(int u, int v) const;  // vertices: is segment u-v legal (tested now when lazy)
   const rule& rule_;
   const block_shape& shape_;
   std::uint32_t code_;
-  std::array<std::uint64_t, kMaxPoints> visible_{};  // vertices: who sees whom
+  // Vertices: who sees whom, for the pairs tested so far (all of them when eager).
+  mutable std::array<std::uint64_t, kMaxPoints> visible_{}, tested_{};
   std::array<bool, kMaxPoints> usable_{};
+  std::uint64_t usable_mask_ = 0;
+  bool lazy_ = false;
 };
 
 }  // namespace lddb
