@@ -716,37 +716,41 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
 }
 
 void block_search::reconstruct(search_result& r) const {
-  // Walk back from the goal, collecting waypoints from goal to start, then reverse.
-  std::vector<point>& out = r.path;
-  out.clear();
+  // Walk back from the goal, collecting waypoints from goal to start, then reverse. The
+  // waypoints go to the state's scratch vector and the answer to r.path, so each keeps
+  // growing to the longest seen and a warm query allocates nothing.
+  std::vector<point>& way = st_.scratch;
+  way.clear();
   int chain[block_graph::kMaxPoints];
   if (direct_start_ >= 0) {
     const block_slot& s = st_.slots[static_cast<std::size_t>(start_slot_[static_cast<std::size_t>(direct_start_)])];
     const point gl = goal_local_[static_cast<std::size_t>(s.goal_index)];
     const int len = st_.start_paths[static_cast<std::size_t>(direct_start_)].path_to(shape_.point_index(gl), chain);
-    add_local(out, shape_, s, chain, len, true);
+    add_local(way, shape_, s, chain, len, true);
   } else {
     const block_slot& gs = st_.slots[static_cast<std::size_t>(best_goal_slot_)];
     const int len = st_.goal_paths[static_cast<std::size_t>(gs.goal_index)].path_to(
         shape_.point_index(shape_.boundary_point(best_point_)), chain);
-    add_local(out, shape_, gs, chain, len, false);  // goal ... y
-    walk_back(best_goal_slot_, best_point_, out);
+    add_local(way, shape_, gs, chain, len, false);  // goal ... y
+    walk_back(best_goal_slot_, best_point_, way);
   }
-  std::reverse(out.begin(), out.end());
-  if (rule_.on_vertices()) return;
+  std::reverse(way.begin(), way.end());
+  std::vector<point>& out = r.path;
+  if (rule_.on_vertices()) {
+    out.assign(way.begin(), way.end());
+    return;
+  }
   // Cells: fill the straight runs between waypoints with every cell.
-  std::vector<point>& cells = st_.scratch;
-  cells.clear();
-  cells.push_back(out.front());
-  for (std::size_t k = 1; k < out.size(); ++k) {
-    point c = out[k - 1];
-    const int sx = (out[k].x > c.x) - (out[k].x < c.x), sy = (out[k].y > c.y) - (out[k].y < c.y);
-    while (!(c == out[k])) {
+  out.clear();
+  out.push_back(way.front());
+  for (std::size_t k = 1; k < way.size(); ++k) {
+    point c = way[k - 1];
+    const int sx = (way[k].x > c.x) - (way[k].x < c.x), sy = (way[k].y > c.y) - (way[k].y < c.y);
+    while (!(c == way[k])) {
       c = {c.x + sx, c.y + sy};
-      cells.push_back(c);
+      out.push_back(c);
     }
   }
-  out.swap(cells);
 }
 
 void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
