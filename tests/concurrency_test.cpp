@@ -25,6 +25,7 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
+#include "test_rng.hpp"
 
 #if defined(__SANITIZE_THREAD__)
 #define LDDB_UNDER_TSAN 1
@@ -51,16 +52,7 @@ constexpr int kSide = 96;
 constexpr int kDistinct = 400;
 #endif
 
-struct rng {  // splitmix64
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-};
+using lddb_test::rng;
 
 std::shared_ptr<const lddb::database> open_shipped(const std::string& name) {
   const auto r = lddb::database::open(std::string(LDDB_SOURCE_DIR) + "/lddb/" + name);

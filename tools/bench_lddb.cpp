@@ -1,10 +1,9 @@
-// Benchmarks for the database itself: generation per rule, open + verify, lookups.
+// Benchmarks for the database itself: generation per rule, open + verify. (Lookups are in
+// bench_search.cpp, with the other parts of a query.)
 // Run: build/tools/bench_lddb [--benchmark_repetitions=5]. Needs the shipped lddb/ files.
 #include <benchmark/benchmark.h>
 
-#include <random>
 #include <string>
-#include <vector>
 
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
@@ -52,31 +51,6 @@ void BM_OpenVerify(benchmark::State& state) {
   state.SetLabel(kRules[state.range(0)]);
 }
 BENCHMARK(BM_OpenVerify)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
-
-void BM_CostLookup(benchmark::State& state) {
-  auto r = lddb::database::open(shipped(static_cast<int>(state.range(0))));
-  if (!r) {
-    state.SkipWithError(r.message.c_str());
-    return;
-  }
-  const lddb::database& db = *r.db;
-  const int n = db.shape().boundary_count();
-  std::mt19937 rng(7);
-  std::vector<std::uint32_t> codes(4096);
-  std::vector<int> as(4096), bs(4096);
-  for (std::size_t i = 0; i < codes.size(); ++i) {
-    codes[i] = static_cast<std::uint32_t>(rng() & 0xFFFF);
-    as[i] = static_cast<int>(rng() % static_cast<unsigned>(n));
-    bs[i] = static_cast<int>(rng() % static_cast<unsigned>(n));
-  }
-  std::size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(db.cost(codes[i], as[i], bs[i]));
-    i = (i + 1) & 4095;
-  }
-  state.SetLabel(kRules[state.range(0)]);
-}
-BENCHMARK(BM_CostLookup)->DenseRange(0, 2);
 
 }  // namespace
 

@@ -188,32 +188,47 @@ std::string endpoint_problem(const rule& r, const grid_map& map, point p) {
 query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                     bool record_expanded) {
   query_run q;
+  run_search(s, map, start, goal, ctx, q, record_expanded);
+  finish_query(s, map, start, goal, q);
+  return q;
+}
+
+void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
+                query_run& q, bool record_expanded) {
   search_options options(s.heuristic);
   options.record_expanded = record_expanded;
+  if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   switch (s.algo) {
     case algorithm::block_astar:
-      options.expected_rule = s.movement;
-      q.result = block_astar(*s.db, map, start, goal, options, ctx);
+      block_astar(*s.db, map, start, goal, options, ctx, q.result);
       break;
     case algorithm::astar:
-      q.result = astar(s.movement, map, start, goal, options, ctx);
+      astar(s.movement, map, start, goal, options, ctx, q.result);
       break;
     case algorithm::theta:
-      q.result = theta_star(s.movement, map, start, goal, options, ctx);
+      theta_star(s.movement, map, start, goal, options, ctx, q.result);
       break;
     case algorithm::lazy_theta:
-      q.result = lazy_theta_star(s.movement, map, start, goal, options, ctx);
+      lazy_theta_star(s.movement, map, start, goal, options, ctx, q.result);
       break;
   }
   const auto t1 = clock::now();
   q.search_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+  q.state_bytes = ctx.memory_bytes();
+}
+
+void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q) {
+  using clock = std::chrono::steady_clock;
+  q.smooth_ns = 0;
   if (!q.result.found()) {
+    q.path.clear();
+    q.check = check_result{};
     q.check.valid = false;
     q.check.error = std::string("no path (") + search_status_name(q.result.status) + ")";
     q.length = NAN;
-    return q;
+    return;
   }
   if (s.smooth) {
     const auto t2 = clock::now();
@@ -227,7 +242,6 @@ query_run run_query(const search_setup& s, const grid_map& map, point start, poi
   const cell_steps steps = s.smooth ? cell_steps::runs : cell_steps::unit;
   q.check = check_path(s.movement, map, start, goal, q.path, steps);
   q.length = q.check.valid ? q.check.length : path_length(q.path);
-  return q;
 }
 
 // ----------------------------------------------------------------------------- files
@@ -239,11 +253,6 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 }
 
 // ----------------------------------------------------------------------------- SVG
-
-namespace {
-
-const char* const kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
-constexpr int kColourCount = sizeof kColours / sizeof kColours[0];
 
 std::string xml_escape(const std::string& s) {
   std::string out;
@@ -267,6 +276,12 @@ std::string xml_escape(const std::string& s) {
   }
   return out;
 }
+
+namespace {
+
+const char* const kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
+constexpr int kColourCount = sizeof kColours / sizeof kColours[0];
+
 
 std::string num(double v) {
   char buf[32];

@@ -37,8 +37,25 @@ struct bench_args {
   std::string algo = "block-astar";
   bool smooth = false;
   std::optional<std::uint64_t> limit;  // queries per scenario file
+  unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };
 int run_bench(const bench_args& args);
+
+// `lddb bench --suite paper` (tools/cmd_suite.cpp): the paper's Tables 1 and 2 and the
+// benchmark maps in one run, written into a Markdown document and an SVG chart.
+struct suite_args {
+  static constexpr std::uint64_t kDefaultLimit = 2000;  // queries per scenario file
+  std::string suite;                                  // "paper"
+  std::optional<std::string> maps, doc, svg;          // defaults: ../shared/maps, docs/benchmarks.md, docs/suite.svg
+  std::optional<std::uint64_t> limit;                 // per scenario file, evenly spaced; 0 = all
+  std::uint64_t seed = 2011;
+  int random_side = 500, empty_side = 1000, maps_per_density = 5;
+  std::uint64_t pairs = 100, empty_pairs = 100;  // per random map; on the empty map (0 skips a table)
+  std::string densities = "0,10,20,30,40,50";
+  std::string astar_heuristic = "euclidean";  // A* in the any-angle comparison (the paper's)
+  std::vector<std::string> foreign;           // bench options given that do not apply to a suite
+};
+int run_suite(const suite_args& args);
 
 struct render_args {
   std::string map;
@@ -110,11 +127,22 @@ struct query_run {
   std::uint64_t search_ns = 0;  // the search call alone
   std::uint64_t smooth_ns = 0;  // smooth_path alone
   check_result check;         // of `path`; valid is false when no path was found
+  std::size_t state_bytes = 0;  // ctx.memory_bytes() right after the search
 };
 query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                     bool record_expanded = false);
+// run_query in two steps, for callers that reuse their query_runs (the result's vectors
+// keep their capacity) or run the steps on several threads: run_search makes the timed
+// search call alone (result, search_ns, state_bytes); finish_query then smooths when asked
+// and checks the path (path, length, check, smooth_ns).
+void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
+                query_run& q, bool record_expanded = false);
+void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q);
 
 // ----------------------------------------------------------------------------- output
+
+// Text made safe for SVG/XML: & < > " as entities.
+std::string xml_escape(const std::string& s);
 
 // "(3,4)"; "(1,2) (3,4) ..." for a list.
 std::string point_text(point p);

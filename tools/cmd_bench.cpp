@@ -1,21 +1,33 @@
 // tools/cmd_bench.cpp: `lddb bench`: every query of Moving AI scenario files.
 //
-// One search_context serves every query; only the search call is timed (steady_clock),
-// not loading, smoothing or checking. Each path is checked by the independent checker.
+// Queries run in batches of up to kBatchPerThread per thread, all of one map, through a
+// batch_solver (lddb/batch.hpp) of --threads workers, each with its own search_context
+// that stays warm for the whole run; with one thread every query runs on the main thread
+// as before. Only the search call is timed (steady_clock, per query, on the thread that
+// runs it), not loading, smoothing or checking; the wall time of the batches' search
+// phases gives the throughput. Each path is then checked by the independent checker (on
+// the same threads), and the rows are written and summed in scenario order, so every
+// output but the times is the same for every thread count.
 // For any-angle rules a scenario's start and goal cells give the start and goal vertices,
 // their top-left corners (SEMANTICS.md), which have the same coordinates.
+//
+// Memory report: the largest search_context::memory_bytes() seen after any query, and
+// the process's peak resident memory (getrusage ru_maxrss).
 //
 // Output: an optional CSV with one row per query, an optional file of paths (one query a
 // line), and a summary per map, per folder and overall. Exit status 1 when a path is
 // missing or invalid, or (octile rule) a length differs from the scenario's optimum.
 //
 // Memory does not grow with the input: scenarios are read one query at a time
-// (scenario_reader) and the CSV and path files are written as the queries run, to
-// temporary files that replace the targets only when every query has run. A malformed
-// line stops the run with its file and line named, and leaves no output file behind.
+// (scenario_reader), at most one batch of queries is held, and the CSV and path files are
+// written as the batches finish, to temporary files that replace the targets only when
+// every query has run. A malformed line stops the run with its file and line named, and
+// leaves no output file behind.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -24,12 +36,23 @@
 #include <vector>
 
 #include "cli_search.hpp"
+#include "lddb/batch.hpp"
 
 namespace lddb::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
+
+// Queries per thread in a batch: enough that the threads rarely wait for the slowest
+// query of a batch, few enough that a batch's paths take little memory.
+constexpr std::size_t kBatchPerThread = 256;
+
+// The process's peak resident set in KiB (Linux reports ru_maxrss in KiB); 0 if unknown.
+long peak_rss_kib() {
+  struct rusage usage {};
+  return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
+}
 
 struct totals {
   std::uint64_t queries = 0, found = 0, invalid = 0, mismatches = 0;
@@ -111,43 +134,44 @@ int run_bench(const bench_args& a) {
   totals all;
   std::string first_problem;
 
-  search_context ctx;
+  batch_solver solver(a.threads);
+  const std::size_t batch_size = kBatchPerThread * solver.threads();
+  // The batch being gathered: queries of one map (`map`), each with its scenario file.
+  std::vector<scenario_query> pending;
+  std::vector<std::size_t> pending_file;
+  std::vector<std::string> folders;  // per scenario file
+  std::vector<query_run> runs(batch_size);  // reused: their vectors keep their capacity
+  pending.reserve(batch_size);
+  pending_file.reserve(batch_size);
   std::string loaded_path;
   std::optional<grid_map> map;
   std::uint64_t id = 0;
+  std::uint64_t wall_ns = 0, summed_search_ns = 0;
+  std::size_t state_bytes = 0;
   // Progress on stderr when it is a terminal: long benchmarks take minutes.
   const bool progress = ::isatty(::fileno(stderr)) != 0;
-  for (std::size_t file_index = 0; file_index < files.size(); ++file_index) {
-    const std::string& file = files[file_index];
-    std::string error;
-    std::optional<scenario_reader> sc = scenario_reader::open(file, &error);
-    if (!sc) throw failure(error);
-    // Folders are shown relative to --scen when it is a folder.
-    const fs::path parent = fs::path(file).parent_path();
-    std::string folder = scen_is_folder ? parent.lexically_relative(a.scen).string() : parent.string();
-    if (folder.empty()) folder = ".";
-    std::uint64_t taken = 0;
-    scenario_query q;
-    // With --limit, the rest of the file is not even read.
-    while ((!a.limit || taken < *a.limit) && sc->next(&q, &error)) {
-      ++taken;
-      const std::string map_path = a.map ? *a.map : sc->resolve_map(q);
-      if (!map || map_path != loaded_path) {
-        if (!fs::exists(map_path, ec))
-          throw failure(file + ":" + std::to_string(q.line) + ": map " + q.map + " not found (looked for " + map_path +
-                        "; give it with --map)");
-        map = load_map_or_fail(map_path, block);
-        loaded_path = map_path;
-      }
-      if (map->width() != q.map_width || map->height() != q.map_height)
-        throw failure(file + ":" + std::to_string(q.line) + ": the scenario says the map is " +
-                      std::to_string(q.map_width) + "x" + std::to_string(q.map_height) + ", but " + map_path + " is " +
-                      std::to_string(map->width()) + "x" + std::to_string(map->height()));
 
-      if (progress && taken % 64 == 1)
-        std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu   ", file_index + 1, files.size(),
-                     fs::path(file).filename().string().c_str(), static_cast<unsigned long long>(taken));
-      const query_run r = run_query(s, *map, q.start, q.goal, ctx);
+  // Searches the pending queries on every thread, checks their paths, then writes and
+  // sums them in order.
+  auto run_pending = [&] {
+    const std::size_t n = pending.size();
+    if (n == 0) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    solver.for_each(n, [&](std::size_t i, search_context& ctx) {
+      run_search(s, *map, pending[i].start, pending[i].goal, ctx, runs[i]);
+    });
+    wall_ns += static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+    solver.for_each(n, [&](std::size_t i, search_context&) {
+      finish_query(s, *map, pending[i].start, pending[i].goal, runs[i]);
+    });
+    for (std::size_t i = 0; i < n; ++i) {
+      const scenario_query& q = pending[i];
+      const std::string& file = files[pending_file[i]];
+      const std::string& folder = folders[pending_file[i]];
+      const query_run& r = runs[i];
+      summed_search_ns += r.search_ns;
+      state_bytes = std::max(state_bytes, r.state_bytes);
       const bool mismatch = octile && r.result.found() && r.check.valid &&
                             std::abs(r.length - q.optimal) > q.optimal_tolerance;
       if (first_problem.empty()) {
@@ -160,14 +184,14 @@ int run_bench(const bench_args& a) {
           first_problem = where + "length " + format_length(r.length) + " but the scenario's optimum is " +
                           format_length(q.optimal);
       }
-      if (!per_map.count(map_path)) map_order.push_back(map_path);
+      if (!per_map.count(loaded_path)) map_order.push_back(loaded_path);
       if (!per_folder.count(folder)) folder_order.push_back(folder);
-      per_map[map_path].add(r, q.optimal, mismatch);
+      per_map[loaded_path].add(r, q.optimal, mismatch);
       per_folder[folder].add(r, q.optimal, mismatch);
       all.add(r, q.optimal, mismatch);
 
       if (csv) {
-        std::string row = std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(map_path) + "," +
+        std::string row = std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(loaded_path) + "," +
                std::to_string(q.bucket) + "," + std::to_string(q.start.x) + "," + std::to_string(q.start.y) + "," +
                std::to_string(q.goal.x) + "," + std::to_string(q.goal.y) + "," + search_status_name(r.result.status) + "," +
                (r.result.found() ? format_fixed(r.length, 6) : "") + "," + format_fixed(q.optimal, 5) + "," +
@@ -183,8 +207,51 @@ int run_bench(const bench_args& a) {
       }
       ++id;
     }
+    pending.clear();
+    pending_file.clear();
+  };
+
+  for (std::size_t file_index = 0; file_index < files.size(); ++file_index) {
+    const std::string& file = files[file_index];
+    std::string error;
+    std::optional<scenario_reader> sc = scenario_reader::open(file, &error);
+    if (!sc) throw failure(error);
+    // Folders are shown relative to --scen when it is a folder.
+    const fs::path parent = fs::path(file).parent_path();
+    std::string folder = scen_is_folder ? parent.lexically_relative(a.scen).string() : parent.string();
+    if (folder.empty()) folder = ".";
+    folders.push_back(folder);
+    std::uint64_t taken = 0;
+    scenario_query q;
+    // With --limit, the rest of the file is not even read.
+    while ((!a.limit || taken < *a.limit) && sc->next(&q, &error)) {
+      ++taken;
+      const std::string map_path = a.map ? *a.map : sc->resolve_map(q);
+      if (!map || map_path != loaded_path) {
+        if (!fs::exists(map_path, ec))
+          throw failure(file + ":" + std::to_string(q.line) + ": map " + q.map + " not found (looked for " + map_path +
+                        "; give it with --map)");
+        run_pending();  // on the map they were read for
+        map = load_map_or_fail(map_path, block);
+        loaded_path = map_path;
+      }
+      if (map->width() != q.map_width || map->height() != q.map_height)
+        throw failure(file + ":" + std::to_string(q.line) + ": the scenario says the map is " +
+                      std::to_string(q.map_width) + "x" + std::to_string(q.map_height) + ", but " + map_path + " is " +
+                      std::to_string(map->width()) + "x" + std::to_string(map->height()));
+
+      pending.push_back(q);
+      pending_file.push_back(file_index);
+      if (pending.size() == batch_size) {
+        if (progress)
+          std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu   ", file_index + 1, files.size(),
+                       fs::path(file).filename().string().c_str(), static_cast<unsigned long long>(taken));
+        run_pending();
+      }
+    }
     if (!error.empty()) throw failure(error);  // a malformed line: the outputs are discarded
   }
+  run_pending();
   if (progress) std::fprintf(stderr, "\r%60s\r", "");
   if (csv) csv->commit();
   if (paths) paths->commit();
@@ -210,6 +277,19 @@ int run_bench(const bench_args& a) {
   rows.push_back(all.row("all", octile));
   std::printf("\n");
   print_table(stdout, rows, right);
+  // Time and memory, on lines of their own (scripts parse the `all` row above).
+  const double wall_s = static_cast<double>(wall_ns) / 1e9;
+  std::printf("\nsearches: %u thread%s, wall time %s s, %s queries/s (summed search time %s s)\n", solver.threads(),
+              solver.threads() == 1 ? "" : "s", format_fixed(wall_s, 3).c_str(),
+              wall_ns ? format_fixed(static_cast<double>(all.queries) / wall_s, 1).c_str() : "-",
+              format_fixed(static_cast<double>(summed_search_ns) / 1e9, 3).c_str());
+  std::size_t contexts_bytes = 0;
+  for (unsigned w = 0; w < solver.threads(); ++w) contexts_bytes += solver.context(w).memory_bytes();
+  std::printf("search state: %zu bytes at most (search_context::memory_bytes after a query)", state_bytes);
+  if (solver.threads() > 1) std::printf("; %zu in the %u contexts", contexts_bytes, solver.threads());
+  std::printf("\n");
+  std::printf("peak resident memory: %s MiB (getrusage ru_maxrss)\n",
+              format_fixed(static_cast<double>(peak_rss_kib()) / 1024.0, 1).c_str());
   if (a.csv) std::printf("\nwrote %s (%llu rows)\n", a.csv->c_str(), static_cast<unsigned long long>(id));
   if (a.paths) std::printf("wrote %s\n", a.paths->c_str());
   std::fflush(stdout);

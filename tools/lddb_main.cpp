@@ -5,7 +5,8 @@
 //   lddb dump    show what a database holds, down to one pattern's entry
 //   lddb info    open and verify every database shipped in lddb/ and summarise them
 //   lddb solve   one query on a map with Block A* or a reference search, path checked
-//   lddb bench   every query of Moving AI scenario files: CSV rows and a summary
+//   lddb bench   every query of Moving AI scenario files: CSV rows and a summary;
+//                --suite paper: the paper's whole benchmark into docs/benchmarks.md
 //   lddb render  a map, the searches of one query and what they expanded, as SVG
 //   lddb demo    Block A* against A*, Theta* and Lazy Theta* on a generated map
 //
@@ -63,12 +64,37 @@ const char* const kSolveFooter = R"(Examples:
 const char* const kBenchFooter = R"(--scen takes a .scen file or a folder (every *.scen below it, sorted). A query's map is
 the path the scenario names if it exists beside the scenario, else the file of the same
 base name beside it; --map overrides it for a single scenario file. --limit N runs the
-first N queries of each file. Only the search call is timed. Exit status 1 when a path is
-missing or invalid, or (octile rule) a length differs from the scenario's optimum.
+first N queries of each file. Only the search call is timed. --threads N solves the
+queries N at a time (lddb/batch.hpp; one search context per thread); every path is still
+checked, and every output but the times is the same for any N. The summary ends with the
+searches' wall time and throughput (queries/s), the largest search state of one context
+(bytes) and the peak resident memory. Exit status 1 when a path is missing or invalid, or
+(octile rule) a length differs from the scenario's optimum.
 Examples:
   lddb bench --scen ../shared/maps/dao --algo block-astar --csv dao.csv
   lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --algo theta --limit 100
+  lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --rule any-angle --threads 2
 )";
+
+const char* const kSuiteFooter = R"(
+--suite paper runs the paper's benchmark (Yap et al. 2011) instead of --scen, on one
+thread: Table 1 (random maps with 0-50% obstacles, connected random pairs, Euclidean
+heuristic) and Table 2 (an empty 1000x1000 map, zero heuristic), each with octile A*,
+Theta*, Lazy Theta* and any-angle Block A*; then every folder of --maps with its scenario
+queries: the same comparison, and tile and octile Block A* against A* (lengths must
+match). --limit N takes N evenly spaced queries of each scenario file (0: all). It
+replaces the part of --doc between the lines <!-- suite:begin --> and <!-- suite:end -->
+(appending one when absent; the rest of the file is kept), writes the chart to --svg,
+prints progress on stderr, and exits 1 when a path is missing or invalid or a length check
+fails. The defaults take about 25 minutes on 2 idle cores; --pairs, --empty-pairs,
+--maps-per-density, --random-side, --empty-side and --densities make smaller runs (0 pairs
+skips a table).
+Examples:
+  lddb bench --suite paper
+  lddb bench --suite paper --limit 10 --pairs 20 --empty-pairs 5 --doc /tmp/b.md --svg /tmp/b.svg
+)";
+
+const char* const kSuiteGroup = "Suite (--suite paper, instead of --scen)";
 
 const char* const kRenderFooter = R"(--algo may repeat, each NAME or NAME:RULE (e.g. block-astar:any-angle); the rule after
 the ':' overrides --rule for that one; --lddb serves the block-astar entries.
@@ -186,7 +212,7 @@ int main(int argc, char** argv) {
   // ---- bench
   bench_args bench;
   auto* bench_cmd = app.add_subcommand("bench", "Run every query of Moving AI scenario files and summarise");
-  bench_cmd->add_option("--scen,-s", bench.scen, "A .scen file, or a folder searched for *.scen")->required();
+  bench_cmd->add_option("--scen,-s", bench.scen, "A .scen file, or a folder searched for *.scen (required without --suite)");
   bench_cmd->add_option("--map,-m", bench.map, "The map for a single scenario file (default: resolved from it)");
   bench_cmd->add_option("--algo,-a", bench.algo, "block-astar, astar, theta or lazy-theta")->capture_default_str();
   bench_cmd->add_option("--rule,-r", bench.rule_text, "Movement rule (default: the database's, else octile)");
@@ -195,9 +221,39 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--smooth", bench.smooth, "Smooth every path (timed apart)");
   bench_cmd->add_option("--csv", bench.csv, "Write one CSV row per query here");
   bench_cmd->add_option("--paths", bench.paths, "Write each query's waypoints here, one query a line");
-  bench_cmd->add_option("--limit", bench.limit, "Run at most N queries of each scenario file (the rest is not read)")
-      ->check(whole_number(1, UINT64_MAX));
-  bench_cmd->footer(std::string(kSearchRules) + kBenchFooter);
+  bench_cmd->add_option("--limit", bench.limit,
+                        "Run at most N queries of each scenario file (the rest is not read); with --suite, N evenly "
+                        "spaced ones, 0 = all [" + std::to_string(suite_args::kDefaultLimit) + "]")
+      ->check(whole_number(0, UINT64_MAX));
+  bench_cmd->add_option("--threads,-j", bench.threads, "Search threads (a batch_solver); 0 = all cores")
+      ->check(whole_number(0, 1024))
+      ->capture_default_str();
+  suite_args suite;
+  auto* suite_opt = bench_cmd->add_option("--suite", suite.suite, "Run a benchmark suite instead of --scen: paper")
+                        ->group(kSuiteGroup);
+  bench_cmd->add_option("--maps", suite.maps, "Folder of map folders with .scen files [<source tree>/../shared/maps]")
+      ->group(kSuiteGroup);
+  bench_cmd->add_option("--doc", suite.doc, "Markdown file for the tables, between its suite markers [docs/benchmarks.md]")
+      ->group(kSuiteGroup);
+  bench_cmd->add_option("--svg", suite.svg, "SVG file for the chart [docs/suite.svg]")->group(kSuiteGroup);
+  bench_cmd->add_option("--seed", suite.seed, "Seed of the random maps and pairs")
+      ->check(whole_number(0, UINT64_MAX))->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--densities", suite.densities, "Table 1: obstacle percentages, comma-separated")
+      ->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--maps-per-density", suite.maps_per_density, "Table 1: random maps per density")
+      ->check(whole_number(1, 1000))->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--pairs", suite.pairs, "Table 1: start/goal pairs per random map; 0 skips Table 1")
+      ->check(whole_number(0, 1000000))->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--random-side", suite.random_side, "Table 1: side of the random maps")
+      ->check(whole_number(8, 4096))->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--empty-pairs", suite.empty_pairs, "Table 2: start/goal pairs; 0 skips Table 2")
+      ->check(whole_number(0, 1000000))->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--empty-side", suite.empty_side, "Table 2: side of the empty map")
+      ->check(whole_number(8, 4096))->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--astar-heuristic", suite.astar_heuristic,
+                        "A*'s heuristic in the any-angle comparisons: euclidean (the paper's) or octile")
+      ->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->footer(std::string(kSearchRules) + kBenchFooter + kSuiteFooter);
 
   // ---- render
   render_args render;
@@ -272,6 +328,20 @@ int main(int argc, char** argv) {
     }
     if (bench_cmd->parsed()) {
       where = "lddb bench";
+      if (suite_opt->count()) {
+        where = "lddb bench --suite";
+        for (const CLI::Option* o : bench_cmd->get_options())  // --scen, --algo, ... do not apply
+          if (o->count() && o->get_group() != kSuiteGroup && o->get_name() != "--limit")
+            suite.foreign.push_back(o->get_name());
+        suite.limit = bench.limit;
+        return finish(where, run_suite(suite));
+      }
+      for (const CLI::Option* o : bench_cmd->get_options())
+        if (o->count() && o->get_group() == kSuiteGroup) throw usage_error(o->get_name() + " applies only with --suite");
+      if (bench.scen.empty())
+        throw usage_error("--scen is required (a .scen file or a folder), or --suite paper for the paper's benchmark");
+      if (bench.limit && *bench.limit == 0)
+        throw usage_error("--limit: 0 is out of range (expected at least 1; --limit 0 means every query only with --suite)");
       return finish(where, run_bench(bench));
     }
     if (render_cmd->parsed()) {

@@ -66,8 +66,9 @@ class batch_solver {
 
   // The general form: calls task(i, ctx) once for every i in [0, count), spread over the
   // workers, ctx being the search_context of the worker that runs it; returns when all
-  // have run. Tasks run concurrently, so each must touch only what belongs to its index.
-  // Allocates nothing of its own (the task is passed by reference, not stored).
+  // have run. Tasks run concurrently, so each must touch only what belongs to its index,
+  // and must not call this solver again. Allocates nothing of its own (the task is passed
+  // by reference, not stored).
   template <class Task>
   void for_each(std::size_t count, Task&& task) {
     using T = std::remove_reference_t<Task>;

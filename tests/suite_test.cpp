@@ -1,0 +1,434 @@
+// `lddb bench --suite paper` (tools/cmd_suite.cpp), run through the built program on a tiny
+// configuration that takes well under a second: two obstacle densities on 32x32 random
+// maps, a 24x24 empty map for Table 2, and a maps folder written by the test (an open map
+// whose queries have known lengths, and a walled map). Every run writes its document and
+// chart into the test's scratch folder, never into docs/.
+//
+//   TinySuite               tables, rows and numeric cells, relations that must hold
+//                           (any-angle lengths <= octile A*'s, tile/octile Block A* equal
+//                           to A*), progress on stderr
+//   EvenlySpacedLimit       --limit N takes the middle of N equal slices of a file
+//   SameSeedSameTables      the seed fixes maps, pairs, lengths and expansions
+//   HandWrittenTextSurvives only the region between the markers changes; appended when absent
+//   SvgIsWellFormed         balanced tags, one <svg> root, bars and labels
+//   MissingMapsFolder       reported on stderr and in the document, then skipped
+//   BadOptions              each wrong command line: exit 2 (or 1) and a message naming it
+//   FailedWrite             a write that fails leaves the old files and no temporary behind
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace cli_support;
+
+// ----------------------------------------------------------------------------- fixtures
+
+std::string map_text(const std::vector<std::string>& rows) {
+  std::string s =
+      "type octile\nheight " + std::to_string(rows.size()) + "\nwidth " + std::to_string(rows[0].size()) + "\nmap\n";
+  for (const std::string& r : rows) s += r + "\n";
+  return s;
+}
+
+// folder/tiny: open.map (16x16, free) with 10 queries along the top row of lengths 1..10,
+// and walls.map (24x24) with a wall crossed by one gap and a few queries around it.
+void write_maps(const fs::path& root) {
+  write_file(root / "tiny" / "open.map", map_text(std::vector<std::string>(16, std::string(16, '.'))));
+  std::string scen = "version 1\n";
+  for (int k = 1; k <= 10; ++k)
+    scen += "0\topen.map\t16\t16\t0\t0\t" + std::to_string(k) + "\t0\t" + std::to_string(k) + "\n";
+  write_file(root / "tiny" / "open.map.scen", scen);
+
+  std::vector<std::string> rows(24, std::string(24, '.'));
+  for (int y = 0; y < 24; ++y)
+    if (y != 17) rows[static_cast<std::size_t>(y)][11] = '@';  // a wall at x = 11 with a gap at y = 17
+  for (int x = 3; x < 9; ++x) rows[5][static_cast<std::size_t>(x)] = 'T';
+  rows[20][20] = '@';
+  rows[21][19] = '@';
+  write_file(root / "tiny" / "walls.map", map_text(rows));
+  write_file(root / "tiny" / "walls.map.scen",
+             "version 1\n"
+             "0\twalls.map\t24\t24\t1\t1\t22\t2\t30\n"
+             "0\twalls.map\t24\t24\t4\t2\t5\t9\t7\n"
+             "1\twalls.map\t24\t24\t0\t23\t23\t0\t40\n"
+             "1\twalls.map\t24\t24\t18\t22\t22\t18\t6\n"
+             "2\twalls.map\t24\t24\t10\t0\t12\t0\t40\n");
+}
+
+class SuiteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fresh_scratch_dir("suite_test");
+    maps_ = dir_ / "maps";
+    write_maps(maps_);
+  }
+  std::string p(const std::string& name) const { return quote(dir_ / name); }
+  // The tiny configuration, writing `doc` and `svg` in the scratch folder.
+  std::string tiny(const std::string& doc = "doc.md", const std::string& svg = "chart.svg", int seed = 7,
+                   const std::optional<fs::path>& maps = std::nullopt) const {
+    return "bench --suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
+           "--empty-pairs 3 --limit 3 --seed " +
+           std::to_string(seed) + " --maps " + quote(maps ? *maps : maps_) + " --doc " + p(doc) + " --svg " + p(svg);
+  }
+  run_result run(const std::string& args, const std::string& env = "") { return run_in(dir_, args, env); }
+  fs::path dir_, maps_;
+};
+
+// ----------------------------------------------------------------------------- reading the document
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+  return s;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream in(line.substr(1));
+  std::string cell;
+  while (std::getline(in, cell, '|')) cells.push_back(trim(cell));
+  return cells;
+}
+
+// The rows (cells) of the first table after the line `heading`, heading row and rule skipped.
+std::vector<std::vector<std::string>> table_after(const std::string& doc, const std::string& heading) {
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t at = doc.find("\n" + heading + "\n");
+  if (at == std::string::npos) return rows;
+  std::stringstream in(doc.substr(at + heading.size() + 2));
+  std::string line;
+  bool in_table = false;
+  int seen = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("|", 0) == 0) {
+      in_table = true;
+      if (++seen > 2) rows.push_back(cells_of(line));
+    } else if (in_table) {
+      break;
+    } else if (line.rfind("#", 0) == 0) {
+      break;  // the next section: this one has no table
+    }
+  }
+  return rows;
+}
+
+bool is_number(const std::string& s) { return std::regex_match(s, std::regex(R"([0-9]+(\.[0-9]+)?)")); }
+
+// The any-angle tables: data set rows of four algorithms. Returns data set -> algorithm -> cells.
+std::map<std::string, std::map<std::string, std::vector<std::string>>> any_angle_rows(
+    const std::vector<std::vector<std::string>>& rows) {
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> out;
+  std::string current;
+  for (const auto& r : rows) {
+    if (r.size() < 8) continue;
+    if (!r[0].empty()) current = r[0];
+    out[current][r[1]] = r;
+  }
+  return out;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// ----------------------------------------------------------------------------- tests
+
+TEST_F(SuiteTest, TinySuite) {
+  const run_result r = run(tiny());
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("wrote " + (dir_ / "doc.md").string()), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("suite: Table 1: 20% obstacles, map 1/1: 4 pairs"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("suite: Table 2: 3/3 pairs"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("suite: maps [2/2] tiny/walls: 3 of 5 queries"), std::string::npos) << r.err;
+
+  const std::string doc = read_file(dir_ / "doc.md");
+  EXPECT_EQ(count(doc, "<!-- suite:begin -->\n"), 1u);
+  EXPECT_EQ(count(doc, "<!-- suite:end -->\n"), 1u);
+  for (const char* line : {"| seed | 7 (`--seed`) |", "| machine | ", "| date | ", "| command | `"})
+    EXPECT_NE(doc.find(line), std::string::npos) << line << "\n" << doc;
+  EXPECT_NE(doc.find("--densities 0,20"), std::string::npos) << "the exact command is recorded";
+  EXPECT_NE(doc.find("![Mean time per query, log scale](chart.svg)"), std::string::npos) << doc;
+
+  const std::vector<std::string> algorithms{"A* (octile)", "Theta*", "Lazy Theta*", "Block A*"};
+  auto check_any_angle = [&](const std::string& heading, const std::vector<std::string>& sets,
+                             const std::string& valid) {
+    SCOPED_TRACE(heading);
+    const auto rows = table_after(doc, heading);
+    ASSERT_EQ(rows.size(), sets.size() * 4) << doc;
+    const auto by_set = any_angle_rows(rows);
+    for (const std::string& set : sets) {
+      SCOPED_TRACE(set);
+      ASSERT_EQ(by_set.count(set), 1u) << doc;
+      const auto& algos = by_set.at(set);
+      for (const std::string& a : algorithms) {
+        ASSERT_EQ(algos.count(a), 1u) << a;
+        const auto& c = algos.at(a);
+        EXPECT_TRUE(is_number(c[2]) && is_number(c[3]) && is_number(c[4]))
+            << a << ": " << c[2] << " " << c[3] << " " << c[4];
+        EXPECT_TRUE(a == "Block A*" ? c[5].empty() : std::regex_match(c[5], std::regex(R"([0-9]+\.[0-9]{2}×)")))
+            << c[5];
+        EXPECT_TRUE(std::regex_match(c[6], std::regex(R"([+-][0-9]+\.[0-9]{2}%)"))) << c[6];
+        EXPECT_EQ(c[7], valid) << a;
+      }
+      // Every octile path is an any-angle path: Block A* (exact over its database) and, on
+      // these maps, Theta* and Lazy Theta* are never longer than octile A*.
+      const double astar = std::stod(algos.at("A* (octile)")[2]);
+      for (const char* a : {"Block A*", "Theta*", "Lazy Theta*"}) EXPECT_LE(std::stod(algos.at(a)[2]), astar) << a;
+      EXPECT_EQ(algos.at("Theta*")[6], "+0.00%");
+    }
+  };
+  check_any_angle("### Table 1: random maps", {"random 0%", "random 20%"}, "4/4");
+  check_any_angle("### Table 2: a large empty map, zero heuristic", {"24×24"}, "3/3");
+  check_any_angle("#### Any-angle, per folder", {"tiny (6)"}, "6/6");
+
+  // The summary: one row per data set, the paper's ratios where the paper has the data set.
+  const auto summary = table_after(doc, "### Block A\\* against the others, and the paper's ratios");
+  ASSERT_EQ(summary.size(), 4u) << doc;
+  EXPECT_EQ(summary[0][0], "random 0%");
+  EXPECT_EQ(summary[0][7], "4.67×");  // 0.00481 / 0.00103 from the paper's Table 1
+  EXPECT_EQ(summary[2][0], "24×24, zero h");
+  EXPECT_EQ(summary[2][7], "") << "the paper has no 24x24 row";
+  EXPECT_EQ(summary[3][0], "tiny");
+
+  const auto per_map = table_after(doc, "#### Any-angle, per map");
+  ASSERT_EQ(per_map.size(), 2u) << doc;
+  EXPECT_EQ(per_map[0][1], "open");
+  EXPECT_EQ(per_map[0][2], "3 of 10");
+  EXPECT_EQ(per_map[1][1], "walls");
+  EXPECT_EQ(per_map[1][2], "3 of 5");
+  for (const auto& row : per_map) {
+    for (std::size_t k = 3; k <= 6; ++k) EXPECT_TRUE(is_number(row[k])) << row[k];  // times
+    EXPECT_TRUE(is_number(row[10]) && is_number(row[11])) << "lengths";
+    EXPECT_EQ(row[13], "0") << "invalid paths";
+  }
+
+  // Tile and octile Block A* return A*'s lengths: no mismatch, nothing invalid.
+  const auto cells = table_after(doc, "#### Tile and octile Block A\\* against A\\*");
+  ASSERT_EQ(cells.size(), 6u) << doc;  // tiny/all, open, walls; tile and octile each
+  for (const auto& row : cells) {
+    EXPECT_TRUE(row[2] == "tile" || row[2] == "octile") << row[2];
+    EXPECT_TRUE(is_number(row[4]) && is_number(row[5]) && is_number(row[7]) && is_number(row[8]));
+    EXPECT_EQ(row[9], "0") << "mismatches";
+    EXPECT_EQ(row[10], "0") << "invalid";
+  }
+  EXPECT_EQ(cells[0][1], "**all**");
+  EXPECT_EQ(cells[0][3], "6");
+
+  EXPECT_NE(doc.find("- paths missing: 0; paths the checker rejected: 0\n"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("- any-angle Block A\\* longer than octile A\\*: 0 of 17 queries"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("- tile Block A\\* length different from A\\*'s: 0 of 6; octile: 0 of 6\n"), std::string::npos)
+      << doc;
+  EXPECT_TRUE(leftover_temporaries(dir_).empty());
+}
+
+TEST_F(SuiteTest, EvenlySpacedLimit) {
+  // open.map's queries have lengths 1..10 in file order. --limit 3 takes the middle of three
+  // equal slices (queries 2, 6 and 9: mean 17/3), not the first three (mean 2).
+  const std::string only_maps = " --pairs 0 --empty-pairs 0 --maps " + quote(maps_) + " --svg " + p("c.svg");
+  run_result r = run("bench --suite paper --limit 3 --doc " + p("three.md") + only_maps);
+  ASSERT_EQ(r.status, 0) << r.all();
+  auto open_astar = [&](const std::string& name) {
+    const auto rows = table_after(read_file(dir_ / name), "#### Any-angle, per map");
+    return rows.empty() ? std::vector<std::string>{} : rows[0];
+  };
+  std::vector<std::string> row = open_astar("three.md");
+  ASSERT_GE(row.size(), 12u);
+  EXPECT_EQ(row[2], "3 of 10");
+  EXPECT_EQ(row[10], "5.667") << "Theta* length";
+  EXPECT_EQ(row[11], "5.667") << "Block A* length";
+
+  r = run("bench --suite paper --limit 0 --doc " + p("all.md") + only_maps);
+  ASSERT_EQ(r.status, 0) << r.all();
+  row = open_astar("all.md");
+  ASSERT_GE(row.size(), 12u);
+  EXPECT_EQ(row[2], "10 of 10");
+  EXPECT_EQ(row[11], "5.500");
+  EXPECT_NE(read_file(dir_ / "all.md").find("Every query of every file (`--limit 0`)."), std::string::npos);
+}
+
+TEST_F(SuiteTest, SameSeedSameTables) {
+  // Distances and expansions (not times) depend only on the seed.
+  auto measures = [&](const std::string& doc) {
+    std::vector<std::string> out;
+    for (const auto& row : table_after(read_file(dir_ / doc), "### Table 1: random maps"))
+      out.push_back(row[0] + row[1] + "|" + row[2] + "|" + row[3]);
+    return out;
+  };
+  ASSERT_EQ(run(tiny("a.md", "a.svg")).status, 0);
+  ASSERT_EQ(run(tiny("b.md", "b.svg")).status, 0);
+  const run_result r = run(tiny("c.md", "c.svg", 8));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_EQ(measures("a.md").size(), 8u);
+  EXPECT_EQ(measures("a.md"), measures("b.md"));
+  EXPECT_NE(measures("a.md"), measures("c.md"));
+}
+
+TEST_F(SuiteTest, HandWrittenTextSurvives) {
+  const std::string before = "# Benchmarks\n\nHand-written introduction.\n\n";
+  const std::string after = "\n## Later section\n\nKept as it is, *with* | pipes | and `code`.\n";
+  write_file(dir_ / "doc.md", before + "<!-- suite:begin -->\nstale generated text\n<!-- suite:end -->\n" + after);
+  ASSERT_EQ(run(tiny()).status, 0);
+  const std::string first = read_file(dir_ / "doc.md");
+  EXPECT_EQ(first.rfind(before + "<!-- suite:begin -->\n## The paper's benchmark", 0), 0u) << first;
+  EXPECT_EQ(first.substr(first.size() - after.size() - 19), "<!-- suite:end -->\n" + after) << first;
+  EXPECT_EQ(first.find("stale generated text"), std::string::npos);
+
+  // Again: still one region, the text around it unchanged.
+  ASSERT_EQ(run(tiny()).status, 0);
+  const std::string second = read_file(dir_ / "doc.md");
+  EXPECT_EQ(count(second, "<!-- suite:begin -->"), 1u);
+  EXPECT_EQ(count(second, "<!-- suite:end -->"), 1u);
+  EXPECT_EQ(second.rfind(before + "<!-- suite:begin -->\n", 0), 0u);
+  EXPECT_EQ(second.substr(second.size() - after.size()), after);
+
+  // A document without markers gets the region appended after its own text.
+  const std::string plain = "# Notes\n\nNo markers here.";
+  write_file(dir_ / "plain.md", plain);
+  ASSERT_EQ(run(tiny("plain.md")).status, 0);
+  const std::string appended = read_file(dir_ / "plain.md");
+  EXPECT_EQ(appended.rfind(plain + "\n\n<!-- suite:begin -->\n", 0), 0u) << appended;
+  EXPECT_EQ(appended.substr(appended.size() - 19), "<!-- suite:end -->\n");
+
+  // A missing document is created with the region alone.
+  ASSERT_EQ(run(tiny("new.md")).status, 0);
+  EXPECT_EQ(read_file(dir_ / "new.md").rfind("<!-- suite:begin -->\n", 0), 0u);
+}
+
+// Minimal well-formedness: an XML declaration, one <svg> root, every element closed in order,
+// attribute values quoted, no stray '<' or '&' in text.
+std::string xml_problem(const std::string& x) {
+  if (x.rfind("<?xml ", 0) != 0) return "no XML declaration";
+  std::vector<std::string> open;
+  bool root_seen = false;
+  std::size_t i = x.find("?>") + 2;
+  while (i < x.size()) {
+    const std::size_t lt = x.find('<', i);
+    const std::string text = x.substr(i, lt == std::string::npos ? std::string::npos : lt - i);
+    for (std::size_t a = text.find('&'); a != std::string::npos; a = text.find('&', a + 1))
+      if (!std::regex_search(text.substr(a), std::regex("^&(amp|lt|gt|quot|apos|#[0-9]+);"))) return "bare & in text";
+    if (text.find('>') != std::string::npos && open.empty() && root_seen) return "text after the root";
+    if (lt == std::string::npos) break;
+    const std::size_t gt = x.find('>', lt);
+    if (gt == std::string::npos) return "unterminated tag";
+    std::string tag = x.substr(lt + 1, gt - lt - 1);
+    if (tag.find('<') != std::string::npos) return "'<' inside a tag";
+    i = gt + 1;
+    if (tag[0] == '/') {
+      if (open.empty() || open.back() != tag.substr(1)) return "</" + tag.substr(1) + "> closes the wrong element";
+      open.pop_back();
+      continue;
+    }
+    const bool self_closing = tag.back() == '/';
+    if (self_closing) tag.pop_back();
+    const std::string name = tag.substr(0, tag.find_first_of(" \n"));
+    if (!std::regex_match(name, std::regex("[a-zA-Z][a-zA-Z0-9:-]*"))) return "bad element name '" + name + "'";
+    const std::string attrs = tag.substr(name.size());
+    if (!std::regex_match(attrs, std::regex(R"((\s+[a-zA-Z][a-zA-Z0-9:-]*="[^"<]*")*\s*)")))
+      return "bad attributes in <" + name + ">";
+    if (open.empty()) {
+      if (root_seen) return "a second root element";
+      if (name != "svg") return "the root is <" + name + ">";
+      root_seen = true;
+    }
+    if (!self_closing) open.push_back(name);
+  }
+  if (!open.empty()) return "<" + open.back() + "> is never closed";
+  return root_seen ? "" : "no root element";
+}
+
+TEST_F(SuiteTest, SvgIsWellFormed) {
+  ASSERT_EQ(xml_problem("<?xml version=\"1.0\"?>\n<svg><g></svg>"),
+            "</svg> closes the wrong element");  // the checker checks
+  ASSERT_EQ(run(tiny()).status, 0);
+  const std::string svg = read_file(dir_ / "chart.svg");
+  EXPECT_EQ(xml_problem(svg), "") << svg;
+  EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  for (const char* label : {">A* (octile)<", ">Theta*<", ">Lazy Theta*<", ">Block A*<", ">tile Block A*<",
+                            ">ms per query (log scale)<", ">20%<", ">tiny<"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  // A bar per algorithm and data set: 4 x (2 densities + Table 2 + 1 folder), 4 x 1 folder.
+  EXPECT_EQ(count(svg, "</title></rect>"), 20u);
+}
+
+TEST_F(SuiteTest, MissingMapsFolder) {
+  const fs::path nowhere = dir_ / "no-such-maps";
+  const run_result r = run(tiny("doc.md", "chart.svg", 7, nowhere));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.err.find("maps folder " + nowhere.string() + " not found; the benchmark maps are skipped"),
+            std::string::npos)
+      << r.err;
+  const std::string doc = read_file(dir_ / "doc.md");
+  EXPECT_NE(doc.find("Skipped: the maps folder `" + nowhere.string() + "` does not exist"), std::string::npos) << doc;
+  EXPECT_EQ(table_after(doc, "### Table 1: random maps").size(), 8u) << "the tables still run";
+}
+
+TEST_F(SuiteTest, BadOptions) {
+  write_file(dir_ / "broken.md", "intro\n<!-- suite:begin -->\nno end marker\n");
+  const std::string out = " --doc " + p("d.md") + " --svg " + p("s.svg");
+  struct bad {
+    std::string args;
+    int status;
+    std::string message;
+  };
+  const std::vector<bad> cases = {
+      {"bench --suite fast" + out, 2, "--suite: unknown suite 'fast' (expected paper)"},
+      {"bench --suite paper --scen x.scen" + out, 2, "--scen does not apply"},
+      {"bench --suite paper --algo theta --csv x.csv" + out, 2, "--algo and --csv do not apply"},
+      {"bench --suite paper --densities 0,x" + out, 2, "--densities: '0,x' is not a list of obstacle percentages"},
+      {"bench --suite paper --densities 95" + out, 2, "--densities"},
+      {"bench --suite paper --pairs -1" + out, 2, "--pairs: '-1' is not a whole number"},
+      {"bench --suite paper --seed 1e3" + out, 2, "--seed: '1e3' is not a whole number"},
+      {"bench --suite paper --random-side 4" + out, 2, "--random-side: 4 is out of range"},
+      {"bench --suite paper --astar-heuristic manhattan" + out, 2, "--astar-heuristic: 'manhattan'"},
+      {"bench --suite paper --doc " + p("missing/d.md") + " --svg " + p("s.svg"), 1, "does not exist"},
+      {"bench --suite paper --svg ''" + std::string(" --doc ") + p("d.md"), 2, "--svg: empty file name"},
+      {"bench --suite paper --doc " + p("broken.md") + " --svg " + p("s.svg"), 1,
+       "broken.md:2: <!-- suite:begin --> has no <!-- suite:end --> after it"},
+      {"bench --suite paper --random-side 8 --densities 90 --pairs 3 --empty-pairs 0 --seed 1 --maps " +
+           quote(dir_ / "none") + out,
+       1, "random map 90% #0: too few of its free cells are connected"},
+      {"bench --maps " + quote(maps_), 2, "--maps applies only with --suite"},
+      {"bench", 2, "--scen is required"},
+  };
+  for (const bad& c : cases) {
+    SCOPED_TRACE(c.args);
+    expect_clean_failure(run(c.args), c.message, c.status);
+  }
+  // Nothing was written: the bad runs stopped before any search.
+  EXPECT_FALSE(fs::exists(dir_ / "d.md"));
+  EXPECT_FALSE(fs::exists(dir_ / "s.svg"));
+  EXPECT_EQ(read_file(dir_ / "broken.md"), "intro\n<!-- suite:begin -->\nno end marker\n");
+  EXPECT_TRUE(leftover_temporaries(dir_).empty());
+}
+
+TEST_F(SuiteTest, FailedWrite) {
+  // Files may not grow past 1 KiB (SIGXFSZ ignored, so the write fails with EFBIG): the
+  // chart and the document are each larger, so both writes fail. The old files stay whole.
+  write_file(dir_ / "doc.md", "old document\n");
+  write_file(dir_ / "chart.svg", "old chart\n");
+  const std::string args =
+      "bench --suite paper --random-side 32 --densities 0 --maps-per-density 1 --pairs 2 "
+      "--empty-pairs 0 --maps " +
+      quote(dir_ / "none") + " --doc " + p("doc.md") + " --svg " + p("chart.svg");
+  const run_result r = run(args, "trap '' XFSZ; ulimit -f 2;");
+  expect_clean_failure(r, "cannot write", 1);
+  EXPECT_EQ(read_file(dir_ / "doc.md"), "old document\n");
+  EXPECT_EQ(read_file(dir_ / "chart.svg"), "old chart\n");
+  EXPECT_TRUE(leftover_temporaries(dir_).empty());
+
+  // The same run without the limit succeeds.
+  ASSERT_EQ(run(args).status, 0);
+  EXPECT_NE(read_file(dir_ / "doc.md").find("<!-- suite:begin -->"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,239 @@
+// Microbenchmarks of the pieces a query is made of: a database lookup, one Block A*
+// block expansion, the reference searches' heap, the any-angle line-of-sight test, a map
+// update, and Block A*'s start/goal initialisation.
+//
+// Every benchmark reports `per_op`, the CPU time of one operation (the operation is named
+// in each comment; in seconds in JSON), so one table holds them all: scripts/bench_micro.sh.
+// Inputs are fixed: a generated 512 x 512 rooms map and fixed-seed random choices, so two
+// runs measure the same work. Needs the shipped lddb/*-4.lddb files.
+// Run: build/tools/bench_search [--benchmark_filter=...] [--benchmark_repetitions=5]
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/rules.hpp"
+#include "lddb/search.hpp"
+#include "node_search.hpp"  // private (runtime/src): the reference searches' heap
+
+namespace {
+
+const char* const kRules[] = {"tile", "octile", "any-angle"};
+constexpr int kSide = 512, kRoom = 15, kBlock = 4;
+constexpr std::uint64_t kMapSeed = 1;
+constexpr std::size_t kInputs = 4096;  // random inputs cycled through (a power of two)
+
+// `ops` operations were done in the timed loop: report CPU seconds per operation (an
+// inverted rate: CPU time / ops) and operations per second.
+void report_ops(benchmark::State& state, double ops) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(ops));
+  state.counters["per_op"] = benchmark::Counter(ops, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+const lddb::grid_map& bench_map() {
+  static const lddb::grid_map map = lddb::make_rooms_map(kSide, kSide, kRoom, kMapSeed, kBlock);
+  return map;
+}
+
+// The shipped b = 4 database of rule `index`, opened once; null (and *error set) if missing.
+std::shared_ptr<const lddb::database> shipped(int index, std::string* error) {
+  static std::shared_ptr<const lddb::database> dbs[3];
+  static std::string errors[3];
+  if (!dbs[index] && errors[index].empty()) {
+    auto r = lddb::database::open(std::string(LDDB_DEFAULT_DATA_DIR) + "/" + kRules[index] + "-4.lddb");
+    if (r) dbs[index] = r.db;
+    else errors[index] = r.message;
+  }
+  *error = errors[index];
+  return dbs[index];
+}
+
+// A random start or goal on the bench map: a free cell, or for any-angle the top-left
+// corner of a free cell (always usable).
+lddb::point random_endpoint(std::mt19937& rng) {
+  const lddb::grid_map& map = bench_map();
+  for (;;) {
+    const lddb::point p{static_cast<int>(rng() % kSide), static_cast<int>(rng() % kSide)};
+    if (!map.blocked(p.x, p.y)) return p;
+  }
+}
+
+struct query {
+  lddb::point start, goal;
+};
+
+// Database lookup: one database::cost for a random pattern and pair of boundary points.
+// Operation: one lookup.
+void BM_CostLookup(benchmark::State& state) {
+  std::string error;
+  const auto db = shipped(static_cast<int>(state.range(0)), &error);
+  if (!db) return state.SkipWithError(error.c_str());
+  const int n = db->shape().boundary_count();
+  std::mt19937 rng(7);
+  std::vector<std::uint32_t> codes(kInputs);
+  std::vector<int> as(kInputs), bs(kInputs);
+  for (std::size_t i = 0; i < kInputs; ++i) {
+    codes[i] = static_cast<std::uint32_t>(rng() & 0xFFFF);
+    as[i] = static_cast<int>(rng() % static_cast<unsigned>(n));
+    bs[i] = static_cast<int>(rng() % static_cast<unsigned>(n));
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(db->cost(codes[i], as[i], bs[i]));
+    i = (i + 1) & (kInputs - 1);
+  }
+  report_ops(state, static_cast<double>(state.iterations()));
+  state.SetLabel(kRules[state.range(0)]);
+}
+BENCHMARK(BM_CostLookup)->DenseRange(0, 2);
+
+// Block expansion: Block A* on 32 fixed random queries of the bench map (all found), warm
+// context and reused result. Operation: one expanded block (search_stats::expanded), so
+// the figure includes each query's share of initialisation and path reconstruction.
+void BM_BlockExpansion(benchmark::State& state) {
+  std::string error;
+  const int index = static_cast<int>(state.range(0));
+  const auto db = shipped(index, &error);
+  if (!db) return state.SkipWithError(error.c_str());
+  const lddb::grid_map& map = bench_map();
+  const lddb::search_options opt(lddb::default_heuristic(db->movement()));
+  lddb::search_context ctx;
+  lddb::search_result res;
+  std::mt19937 rng(11);
+  std::vector<query> queries;
+  while (queries.size() < 32) {
+    const query q{random_endpoint(rng), random_endpoint(rng)};
+    lddb::block_astar(*db, map, q.start, q.goal, opt, ctx, res);
+    if (res.found()) queries.push_back(q);
+  }
+  std::uint64_t expanded = 0;
+  for (auto _ : state) {
+    for (const query& q : queries) {
+      lddb::block_astar(*db, map, q.start, q.goal, opt, ctx, res);
+      expanded += res.stats.expanded;
+    }
+    benchmark::DoNotOptimize(res.cost);
+  }
+  report_ops(state, static_cast<double>(expanded));
+  const double per_pass = static_cast<double>(expanded) / static_cast<double>(queries.size());
+  state.counters["blocks_per_query"] = benchmark::Counter(per_pass, benchmark::Counter::kAvgIterations);
+  state.SetLabel(kRules[index]);
+}
+BENCHMARK(BM_BlockExpansion)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+
+// Heap: the indexed 4-ary heap of A*, Theta* and Lazy Theta* (runtime/src/node_search.hpp),
+// held at range(0) entries: each iteration pops the least entry and pushes one with a key a
+// little larger, as a search does. Operation: one push or one pop (two per iteration).
+void BM_HeapPushPop(benchmark::State& state) {
+  const auto size = static_cast<std::uint32_t>(state.range(0));
+  lddb::node_search_state heap;
+  heap.begin(size);
+  std::mt19937 rng(13);
+  for (std::uint32_t id = 0; id < size; ++id) {
+    const lddb::cost_t g = (rng() % 1024) * lddb::kCostOne;
+    heap.push(id, g + (rng() % 64) * lddb::kCostOne, g);
+  }
+  std::vector<lddb::cost_t> steps(kInputs);
+  for (auto& s : steps) s = (rng() % 4) * lddb::kCostOne + (rng() % 2) * lddb::kSqrt2Cost;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const lddb::node_search::heap_entry top = heap.pop();
+    heap.push(top.id, top.f + steps[i], top.g + steps[i]);
+    i = (i + 1) & (kInputs - 1);
+  }
+  benchmark::DoNotOptimize(heap.open_top());
+  report_ops(state, 2.0 * static_cast<double>(state.iterations()));
+  state.SetLabel(std::to_string(size) + " entries");
+}
+BENCHMARK(BM_HeapPushPop)->Arg(256)->Arg(16384);
+
+// Line of sight: segment_legal, the any-angle segment test of Theta*, Lazy Theta* and
+// smoothing (rules.hpp), on random legal segments of the bench map whose coordinates
+// differ by at most range(1): a legal segment is walked to its end, so this is the full
+// price of a test of that length (a failing test stops at the first blocked cell).
+// range(0) = 1 allows squeezing, which skips the double-corner check. Operation: one test.
+void BM_LineOfSight(benchmark::State& state) {
+  const lddb::rule r = lddb::rule::any_angle(state.range(0) ? lddb::squeezing::allowed : lddb::squeezing::forbidden);
+  const int span = static_cast<int>(state.range(1));
+  const lddb::grid_map& map = bench_map();
+  std::mt19937 rng(17);
+  std::vector<query> segments;
+  double length = 0;
+  while (segments.size() < kInputs) {
+    query s;
+    s.start = random_endpoint(rng);
+    auto offset = [&] { return static_cast<int>(rng() % static_cast<unsigned>(2 * span + 1)) - span; };
+    s.goal = {std::clamp(s.start.x + offset(), 0, kSide), std::clamp(s.start.y + offset(), 0, kSide)};
+    if (!lddb::segment_legal(r, map, s.start.x, s.start.y, s.goal.x, s.goal.y)) continue;
+    segments.push_back(s);
+    length += lddb::path_length({s.start, s.goal});
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const query& s = segments[i];
+    benchmark::DoNotOptimize(lddb::segment_legal(r, map, s.start.x, s.start.y, s.goal.x, s.goal.y));
+    i = (i + 1) & (kInputs - 1);
+  }
+  report_ops(state, static_cast<double>(state.iterations()));
+  state.counters["mean_length"] = length / static_cast<double>(kInputs);
+  state.SetLabel(r.name() + " span " + std::to_string(span));
+}
+BENCHMARK(BM_LineOfSight)->ArgsProduct({{0, 1}, {8, 64}});
+
+// Map update: grid_map::set_blocked on random cells of (a copy of) the bench map, half of
+// them blocking and half freeing, so its density stays put. Operation: one set_blocked.
+void BM_MapUpdate(benchmark::State& state) {
+  lddb::grid_map map = bench_map();
+  std::mt19937 rng(19);
+  struct change {
+    int x, y;
+    bool blocked;
+  };
+  std::vector<change> changes(kInputs);
+  for (auto& c : changes) c = {static_cast<int>(rng() % kSide), static_cast<int>(rng() % kSide), (rng() & 1) != 0};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const change& c = changes[i];
+    map.set_blocked(c.x, c.y, c.blocked);
+    i = (i + 1) & (kInputs - 1);
+  }
+  benchmark::DoNotOptimize(map.block_code(0, 0));
+  report_ops(state, static_cast<double>(state.iterations()));
+  state.SetLabel("b=4");
+}
+BENCHMARK(BM_MapUpdate);
+
+// Start/goal initialisation: block_astar_begin on random queries of the bench map (it
+// checks both endpoints, searches the start's and goal's blocks locally and seeds OPEN,
+// expanding nothing). Operation: one block_astar_begin.
+void BM_BlockAstarBegin(benchmark::State& state) {
+  std::string error;
+  const int index = static_cast<int>(state.range(0));
+  const auto db = shipped(index, &error);
+  if (!db) return state.SkipWithError(error.c_str());
+  const lddb::grid_map& map = bench_map();
+  const lddb::search_options opt(lddb::default_heuristic(db->movement()));
+  lddb::search_context ctx;
+  std::mt19937 rng(23);
+  std::vector<query> queries(kInputs);
+  for (auto& q : queries) q = {random_endpoint(rng), random_endpoint(rng)};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const query& q = queries[i];
+    benchmark::DoNotOptimize(lddb::block_astar_begin(*db, map, q.start, q.goal, opt, ctx).status);
+    i = (i + 1) & (kInputs - 1);
+  }
+  report_ops(state, static_cast<double>(state.iterations()));
+  state.SetLabel(kRules[index]);
+}
+BENCHMARK(BM_BlockAstarBegin)->DenseRange(0, 2);
+
+}  // namespace
+
+BENCHMARK_MAIN();
