@@ -13,11 +13,10 @@
 // and start == goal. The second pass's results must equal the value-returning calls'
 // results, so that it did do the work it claims to have done without allocating.
 //
-// Invalid queries (a blocked start, an off-map goal) are not held to it: their message
-// ("start cell (65,3) is blocked", naming the point and the map's size) is built from
-// temporary strings and moved into the result, so each one allocates a few times. They
-// are errors, not what a game asks every frame; the test only checks that they answer
-// correctly after warm queries and leave the context warm for the found ones.
+// Invalid queries (a blocked start, an off-map goal) are held to it too: their message
+// ("start cell (65,3) is blocked", naming the point and the map's size) is formatted into
+// the result's own string. A rule mismatch still allocates its message; it is a
+// programming error, not what a game asks every frame.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -353,6 +352,7 @@ std::vector<std::shared_ptr<const lddb::database>> alloc::dbs_;
 TEST_F(alloc, WarmFoundQueriesAllocateNothing) { expect_no_allocation(kind::found); }
 TEST_F(alloc, WarmNoPathQueriesAllocateNothing) { expect_no_allocation(kind::no_path); }
 TEST_F(alloc, WarmStartEqualsGoalQueriesAllocateNothing) { expect_no_allocation(kind::same_point); }
+TEST_F(alloc, WarmInvalidQueriesAllocateNothing) { expect_no_allocation(kind::invalid); }
 
 // Invalid queries between warm found ones: answered as the value-returning calls answer
 // them, and the found queries after them still allocate nothing.

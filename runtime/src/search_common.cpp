@@ -10,27 +10,32 @@ namespace lddb {
 
 namespace {
 
-std::string point_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
-
-// Empty when the cell can be a start or goal, else why not.
-std::string check_cell(const grid_map& map, point p, const char* what) {
-  if (!map.in_bounds(p.x, p.y))
-    return std::string(what) + " cell " + point_text(p) + " is off the " + std::to_string(map.width()) + "x" +
-           std::to_string(map.height()) + " map (cells 0.." + std::to_string(map.width() - 1) + " x 0.." +
-           std::to_string(map.height() - 1) + ")";
-  if (map.blocked(p.x, p.y)) return std::string(what) + " cell " + point_text(p) + " is blocked";
-  return {};
+// Each returns true when the point can be a start or goal, else writes why into `why`
+// (reusing its capacity: an invalid query allocates nothing once warm).
+bool check_cell(const grid_map& map, point p, const char* what, std::string& why) {
+  if (!map.in_bounds(p.x, p.y)) {
+    set_message(why, "%s cell (%d,%d) is off the %dx%d map (cells 0..%d x 0..%d)", what, p.x, p.y, map.width(),
+                map.height(), map.width() - 1, map.height() - 1);
+    return false;
+  }
+  if (map.blocked(p.x, p.y)) {
+    set_message(why, "%s cell (%d,%d) is blocked", what, p.x, p.y);
+    return false;
+  }
+  return true;
 }
 
-// Empty when the vertex can be a start or goal, else why not.
-std::string check_vertex(const grid_map& map, point p, const char* what) {
-  if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height())
-    return std::string(what) + " vertex " + point_text(p) + " is off the " + std::to_string(map.width()) + "x" +
-           std::to_string(map.height()) + " map (vertices 0.." + std::to_string(map.width()) + " x 0.." +
-           std::to_string(map.height()) + ")";
-  if (!vertex_usable(map, p.x, p.y))
-    return std::string(what) + " vertex " + point_text(p) + " is unusable: all four cells around it are blocked";
-  return {};
+bool check_vertex(const grid_map& map, point p, const char* what, std::string& why) {
+  if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height()) {
+    set_message(why, "%s vertex (%d,%d) is off the %dx%d map (vertices 0..%d x 0..%d)", what, p.x, p.y, map.width(),
+                map.height(), map.width(), map.height());
+    return false;
+  }
+  if (!vertex_usable(map, p.x, p.y)) {
+    set_message(why, "%s vertex (%d,%d) is unusable: all four cells around it are blocked", what, p.x, p.y);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -58,14 +63,12 @@ void search_result::clear() {
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res) {
   const auto check = r.on_vertices() ? check_vertex : check_cell;
-  if (std::string why = check(map, start, "start"); !why.empty()) {
+  if (!check(map, start, "start", res.message)) {
     res.status = search_status::invalid_start;
-    res.message = std::move(why);
     return false;
   }
-  if (std::string why = check(map, goal, "goal"); !why.empty()) {
+  if (!check(map, goal, "goal", res.message)) {
     res.status = search_status::invalid_goal;
-    res.message = std::move(why);
     return false;
   }
   if (start == goal) {
