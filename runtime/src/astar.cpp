@@ -24,7 +24,6 @@ std::size_t state_bytes(const node_search_state* s) { return s ? s->bytes() : 0;
 
 namespace {
 
-
 template <heuristic_kind H>
 void astar_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                 node_search_state& st, search_result& res) {

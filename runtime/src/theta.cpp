@@ -30,7 +30,6 @@ namespace lddb {
 
 namespace {
 
-
 template <bool Lazy, heuristic_kind H>
 void theta_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                 node_search_state& st, search_result& res) {
