@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "lddb/batch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/rules.hpp"
@@ -64,9 +65,7 @@ lddb::point random_endpoint(std::mt19937& rng) {
   }
 }
 
-struct query {
-  lddb::point start, goal;
-};
+using lddb::query;  // a start and a goal (lddb/batch.hpp)
 
 // Database lookup: one database::cost for a random pattern and pair of boundary points.
 // Operation: one lookup.
