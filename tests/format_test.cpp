@@ -1362,9 +1362,9 @@ TEST(Contents, RuleMismatch) {
 // ----------------------------------------------------------------------------- id width
 
 // Ids are u32 only when a table count passes 65,536, which takes b = 5: b <= 4 has at most
-// 2^16 canonical patterns. A synthetic tile database: one cost table and `path_tables`
-// path tables, table t with a single present pair (t mod 120) turning at one cell;
-// canonical pattern i uses path table i mod path_tables.
+// 2^16 canonical patterns. A synthetic tile database: 120 cost tables and `path_tables`
+// path tables, path table t with a single present pair (t mod 120) turning at one cell;
+// canonical pattern i uses path table i mod path_tables and the cost table of its pair.
 constexpr std::uint32_t kCanonical5 = 4211744;  // 5x5 patterns up to the 8 symmetries
 
 // The one inflection point stored for pair k: the corner (a.x, b.y) of its boundary points
@@ -1376,16 +1376,35 @@ point wide_turn(const block_shape& s, int k) {
   return {};
 }
 
+// Whether pair k's boundary points are in one straight or 45-degree line.
+bool wide_in_line(const block_shape& s, int k) {
+  for (int a = 0; a < s.boundary_count(); ++a)
+    for (int b = a + 1; b < s.boundary_count(); ++b)
+      if (s.pair_index(a, b) == k) {
+        const int dx = s.boundary_point(b).x - s.boundary_point(a).x, dy = s.boundary_point(b).y - s.boundary_point(a).y;
+        return dx == 0 || dy == 0 || dx == dy || dx == -dy;
+      }
+  return false;
+}
+
 database_image wide_image(std::uint32_t path_tables) {
   database_image im;
   im.movement = rule::tile();
   im.block = 5;
   const block_shape s(5, false);
   const auto pairs = static_cast<std::size_t>(s.pair_count());  // 120
-  for (std::size_t k = 0; k < pairs; ++k) im.costs.push_back(static_cast<std::uint16_t>(k + 1));
-  im.cost_id.assign(kCanonical5, 0);
+  // Cost table j reaches pair j and every pair whose boundary points are in line: a
+  // reachable pair out of line needs its inflection points stored (docs/format.md, §4).
+  for (std::size_t j = 0; j < pairs; ++j)
+    for (std::size_t k = 0; k < pairs; ++k)
+      im.costs.push_back(j == k || wide_in_line(s, static_cast<int>(k)) ? static_cast<std::uint16_t>(k + 1)
+                                                                       : kStoredUnreachable);
+  im.cost_id.resize(kCanonical5);
   im.path_id.resize(kCanonical5);
-  for (std::uint32_t i = 0; i < kCanonical5; ++i) im.path_id[i] = i % path_tables;
+  for (std::uint32_t i = 0; i < kCanonical5; ++i) {
+    im.path_id[i] = i % path_tables;
+    im.cost_id[i] = im.path_id[i] % static_cast<std::uint32_t>(pairs);
+  }
   const std::size_t bitmap = (pairs + 7) / 8;
   im.path_offset.assign(1, 0);
   for (std::uint32_t t = 0; t < path_tables; ++t) {
@@ -1428,7 +1447,7 @@ TEST(IdWidth, FourBytesOnlyAboveSixtyFiveThousandFiveHundredThirtySixTables) {
       probes.push_back(top);
       for (std::size_t i = 0; i < probes.size(); ++i) {
         const database::entry_ref e = db.entry(probes[i]);
-        ASSERT_EQ(e.cost_id, 0u) << probes[i];
+        ASSERT_EQ(e.cost_id, e.path_id % 120) << probes[i];
         ASSERT_EQ(e.path_id, e.canonical_index % tables) << probes[i];
         if (i % 64 != 0 && i + 1 != probes.size()) continue;
         // The one stored path of the canonical pattern (transform 0: coordinates as stored).
@@ -1449,7 +1468,7 @@ TEST(IdWidth, FourBytesOnlyAboveSixtyFiveThousandFiveHundredThirtySixTables) {
     put<std::uint8_t>(f, 21, static_cast<std::uint8_t>(6 - width));
     reseal_header(f);
     expect_refused(database::open_bytes(f, "wide.lddb"), status::bad_header, "wide.lddb",
-                   "id width " + std::to_string(6 - width) + " with 1 cost tables and " + std::to_string(tables) +
+                   "id width " + std::to_string(6 - width) + " with 120 cost tables and " + std::to_string(tables) +
                        " path tables; the counts call for " + std::to_string(width));
   }
 }
@@ -1513,6 +1532,44 @@ TEST(Corruption, CellPathsThatAreNotStraightRunsAreRefused) {
     EXPECT_EQ(opened.code, status::bad_section) << name << ": " << opened.message;
     EXPECT_NE(opened.message.find("neither straight nor diagonal"), std::string::npos) << opened.message;
     EXPECT_EQ(opened.message.rfind(path, 0), 0u) << opened.message;
+  }
+}
+
+// A pair stored without inflection points runs straight from one boundary point to the
+// other; when the two are out of line (a knight's move apart, say) and the cost table
+// still reaches the pair, the file is refused: Block A* could not fill that path in.
+TEST(Corruption, ReachablePairsOutOfLineNeedInflectionPoints) {
+  // Made here: in every cost table of tile-3 and octile-3, the first unreachable pair
+  // whose boundary points are out of line is given a cost.
+  for (const char* name : {"tile-3", "octile-3"}) {
+    database_image im = image(name);
+    const block_shape shape(im.block, false);
+    const int n = shape.boundary_count(), pairs = shape.pair_count();
+    int patched = 0;
+    for (std::size_t t = 0; t * static_cast<std::size_t>(pairs) < im.costs.size(); ++t)
+      for (int a = 0; a < n; ++a)
+        for (int b = a + 1; b < n; ++b) {
+          const point p = shape.boundary_point(a), q = shape.boundary_point(b);
+          const int dx = q.x - p.x, dy = q.y - p.y;
+          std::uint16_t& c = im.costs[t * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(shape.pair_index(a, b))];
+          if (dx == 0 || dy == 0 || dx == dy || dx == -dy || c != kStoredUnreachable) continue;
+          c = 3;
+          ++patched;
+          a = b = n;  // one pair per table
+        }
+    ASSERT_GT(patched, 0) << name;
+    const auto opened = database::open_bytes(encode_database(im), file_name(name));
+    expect_refused(opened, status::bad_section, file_name(name), "neither straight nor diagonal, but path table");
+  }
+  // Found by fuzz_db (docs/reliability.md, F2); both passed the reader before this check.
+  for (const char* name : {"octile-3-found-by-fuzzer.lddb", "tile-3-crooked-direct-pair-bad-checksums.lddb"}) {
+    const std::string path = std::string(LDDB_SOURCE_DIR) + "/tests/fuzz/corpus/fuzz_db/" + name;
+    std::ifstream in(path, std::ios::binary);
+    bytes f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(f.empty()) << path;
+    for (std::size_t i = 0; i < section_count(f); ++i)  // the second file kept the fuzzer's stale checksums
+      reseal_section(f, get<std::uint32_t>(f, kHeader + kEntry * i));
+    expect_refused(database::open_bytes(f, path), status::bad_section, path, "stores no inflection points");
   }
 }
 

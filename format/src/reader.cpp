@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <optional>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "layout.hpp"
 #include "lddb/format.hpp"
@@ -199,7 +201,8 @@ class verifier {
     if (auto p = decode_sections()) return p;
     if (auto p = build_index()) return p;
     if (auto p = check_entries()) return p;
-    return check_paths();
+    if (auto p = check_paths()) return p;
+    return check_direct_pairs();
   }
 
  private:
@@ -519,6 +522,63 @@ class verifier {
                                               (paths.size() - pos == 1 ? " byte" : " bytes") + " after path table " +
                                               num(f_.path_tables - 1) + ", the last of the " + num(f_.path_tables) +
                                               " the header declares"};
+    return std::nullopt;
+  }
+
+  // A cell path stored without inflection points is the straight or 45-degree run between
+  // its two boundary points, and Block A* fills it in cell by cell. So a pattern whose
+  // cost table reaches a pair of boundary points that are not in line must find that pair
+  // in its path table. (Path tables are shared between patterns, so parse_path_table alone
+  // cannot tell.) One mask per table, then one AND per pattern: cheap even for b = 5.
+  problem check_direct_pairs() {
+    const block_shape& s = *shape_;
+    if (s.vertices()) return std::nullopt;  // any-angle: every segment is a straight line
+    const int pairs = s.pair_count(), n = s.boundary_count();
+    constexpr int kWords = 2;  // cells: at most 16 boundary points, 120 pairs
+    if (pairs > 64 * kWords) return std::nullopt;
+    using mask = std::array<std::uint64_t, kWords>;
+    auto set = [](mask& m, int k) { m[static_cast<std::size_t>(k / 64)] |= std::uint64_t{1} << (k % 64); };
+    mask crooked{};  // pairs whose boundary points are not in one straight or diagonal line
+    std::vector<std::pair<int, int>> ends(static_cast<std::size_t>(pairs));
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b) {
+        const int k = s.pair_index(a, b);
+        ends[static_cast<std::size_t>(k)] = {a, b};
+        const point p = s.boundary_point(a), q = s.boundary_point(b);
+        const int dx = q.x - p.x, dy = q.y - p.y;
+        if (!(dx == 0 || dy == 0 || dx == dy || dx == -dy)) set(crooked, k);
+      }
+    std::vector<mask> reached(f_.cost_tables), missing(f_.path_tables);
+    for (std::uint32_t t = 0; t < f_.cost_tables; ++t) {
+      const std::uint8_t* row = out_.costs.data() + 2 * std::size_t{t} * std::size_t(pairs);
+      for (int k = 0; k < pairs; ++k)
+        if (load_le<std::uint16_t>(row + 2 * k) != kStoredUnreachable) set(reached[t], k);
+    }
+    for (std::uint32_t t = 0; t < f_.path_tables; ++t) {
+      const std::uint8_t* bitmap = out_.paths.data() + out_.path_start[t];
+      for (std::size_t w = 0; w < kWords; ++w) {
+        std::uint64_t present = 0;
+        for (int k = 64 * static_cast<int>(w); k < std::min(pairs, 64 * static_cast<int>(w + 1)); ++k)
+          present |= std::uint64_t{(bitmap[k / 8] >> (k % 8)) & 1u} << (k % 64);
+        missing[t][w] = crooked[w] & ~present;
+      }
+    }
+    for (std::uint32_t i = 0; i < f_.canonical; ++i) {
+      const std::uint32_t c = out_.cost_id(i), t = out_.path_id(i);
+      for (std::size_t w = 0; w < kWords; ++w) {
+        const std::uint64_t bad = reached[c][w] & missing[t][w];
+        if (!bad) continue;
+        const int k = 64 * static_cast<int>(w) + __builtin_ctzll(bad);
+        const point p = s.boundary_point(ends[static_cast<std::size_t>(k)].first);
+        const point q = s.boundary_point(ends[static_cast<std::size_t>(k)].second);
+        return failure{status::bad_section,
+                       "canonical pattern " + num(i) + " (code " + num(out_.canonical[i]) + "): cost table " + num(c) +
+                           " reaches pair " + num(static_cast<std::uint64_t>(k)) + " from (" + std::to_string(p.x) + "," +
+                           std::to_string(p.y) + ") to (" + std::to_string(q.x) + "," + std::to_string(q.y) +
+                           "), which is neither straight nor diagonal, but path table " + num(t) +
+                           " stores no inflection points for it"};
+      }
+    }
     return std::nullopt;
   }
 

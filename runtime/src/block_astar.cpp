@@ -740,14 +740,15 @@ void block_search::reconstruct(search_result& r) const {
     out.assign(way.begin(), way.end());
     return;
   }
-  // Cells: fill the straight runs between waypoints with every cell.
+  // Cells: fill the straight runs between waypoints with every cell. Each step moves
+  // towards the next waypoint on both axes, so even waypoints out of line (a corrupt
+  // database the reader could not catch) end the run instead of stepping past it.
   out.clear();
   out.push_back(way.front());
   for (std::size_t k = 1; k < way.size(); ++k) {
     point c = way[k - 1];
-    const int sx = (way[k].x > c.x) - (way[k].x < c.x), sy = (way[k].y > c.y) - (way[k].y < c.y);
     while (!(c == way[k])) {
-      c = {c.x + sx, c.y + sy};
+      c = {c.x + (way[k].x > c.x) - (way[k].x < c.x), c.y + (way[k].y > c.y) - (way[k].y < c.y)};
       out.push_back(c);
     }
   }
