@@ -80,12 +80,17 @@ std::string suffix_after(const std::string& message, const std::string& name) {
 // would halve the executions for little.
 lddb::database::open_result open_both(std::span<const std::uint8_t> bytes) {
   const std::string name = "fuzz-input.lddb";
-  lddb::database::open_result mem = lddb::database::open_bytes(bytes, name);
+  // A budget well under libFuzzer's memory limit (2 GiB by default): the default budget
+  // (2 GiB) would let a small, honest-looking file that decodes big end the run as an
+  // out-of-memory "crash" although the reader behaves as designed.
+  lddb::open_limits limits;
+  limits.max_decoded_bytes = std::uint64_t{256} << 20;
+  lddb::database::open_result mem = lddb::database::open_bytes(bytes, name, limits);
   require(static_cast<bool>(mem) == (mem.code == lddb::status::ok), "open_bytes: db set iff status ok");
   if (!mem) require(mem.message.rfind(name + ": ", 0) == 0, "message does not name the input: " + mem.message);
   if (XXH3_64bits(bytes.data(), bytes.size()) % 4 != 0) return mem;
   const fuzz::memory_file file(bytes);
-  const lddb::database::open_result mapped = lddb::database::open(file.path());
+  const lddb::database::open_result mapped = lddb::database::open(file.path(), limits);
   require(mem.code == mapped.code, std::string("open_bytes says ") + lddb::status_name(mem.code) + ", open says " +
                                        lddb::status_name(mapped.code) + " (" + mapped.message + ")");
   require(static_cast<bool>(mapped) == (mapped.code == lddb::status::ok), "open: db set iff status ok");
