@@ -50,7 +50,7 @@ struct block_slot {
   std::uint32_t ingress;  // boundary points improved since the last expansion
   cost_t heap_value;      // kUnreachable when not in OPEN
   cost_t heap_h;          // h of the point that gave heap_value: ties go to the deeper block
-  std::uint32_t heap_version;  // which of the block's heap entries is current
+  int heap_pos;           // the block's index in the heap, -1 when not in OPEN
   int goal_index;         // >= 0 for a block that contains the goal
   // Set on first expansion (the map cannot change during a query): which links are
   // legal moves out of this block, and the boundary points with at least one. A point
@@ -116,12 +116,12 @@ struct block_search_state {
   std::vector<bucket> table;
   std::uint32_t generation = 0;
   // OPEN: a binary heap of blocks keyed (f, h, block id), the keys kept in the entries
-  // so that sifting reads one array. A block whose key improves is pushed again; the
-  // older entry goes stale (its version is no longer the block's) and is dropped when it
-  // reaches the top.
+  // so that sifting reads one array. Each block is in it at most once and knows where
+  // (heap_pos), so an improved key moves its entry up in place: no stale entries to sift
+  // down past later.
   struct heap_entry {
     cost_t f, h;
-    std::uint32_t block_id, version;
+    std::uint32_t block_id;
     int slot;
   };
   std::vector<heap_entry> heap;
@@ -206,15 +206,14 @@ class block_search {
     if (x.h != y.h) return x.h < y.h;
     return x.block_id < y.block_id;
   }
-  bool heap_stale(const heap_entry& e) const {
-    const block_slot& slot = st_.slots[static_cast<std::size_t>(e.slot)];
-    return slot.heap_value == kUnreachable || e.version != slot.heap_version;
+  void heap_place(std::size_t i, const heap_entry& e) {
+    st_.heap[i] = e;
+    st_.slots[static_cast<std::size_t>(e.slot)].heap_pos = static_cast<int>(i);
   }
   void heap_up(std::size_t i);
   void heap_down(std::size_t i);
   void heap_push_or_decrease(int s, cost_t value, cost_t value_h);
   int heap_pop();
-  void heap_drop_top();
 
   // ---- geometry
   point global(const block_slot& s, int boundary) const {
@@ -295,7 +294,7 @@ int block_search::slot_of(int bx, int by) {
   slot.ingress = 0;
   slot.heap_value = kUnreachable;
   slot.heap_h = kUnreachable;
-  slot.heap_version = 0;
+  slot.heap_pos = -1;
   slot.goal_index = -1;
   slot.prepared = false;
   slot.g.fill(kUnreachable);
@@ -415,10 +414,10 @@ void block_search::heap_up(std::size_t i) {
   while (i > 0) {
     const std::size_t p = (i - 1) / 2;
     if (!heap_less(e, st_.heap[p])) break;
-    st_.heap[i] = st_.heap[p];
+    heap_place(i, st_.heap[p]);
     i = p;
   }
-  st_.heap[i] = e;
+  heap_place(i, e);
 }
 
 void block_search::heap_down(std::size_t i) {
@@ -429,10 +428,10 @@ void block_search::heap_down(std::size_t i) {
     if (c >= n) break;
     if (c + 1 < n && heap_less(st_.heap[c + 1], st_.heap[c])) ++c;
     if (!heap_less(st_.heap[c], e)) break;
-    st_.heap[i] = st_.heap[c];
+    heap_place(i, st_.heap[c]);
     i = c;
   }
-  st_.heap[i] = e;
+  heap_place(i, e);
 }
 
 void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_h) {
@@ -442,21 +441,25 @@ void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_h) {
   slot.heap_value = value;
   slot.heap_h = value_h;
   ++stats_.heap_ops;
-  st_.heap.push_back({value, value_h, slot.block_id, ++slot.heap_version, s});
-  heap_up(st_.heap.size() - 1);
-}
-
-void block_search::heap_drop_top() {
-  st_.heap.front() = st_.heap.back();
-  st_.heap.pop_back();
-  if (!st_.heap.empty()) heap_down(0);
+  // The key only ever decreases, so an entry already in the heap can only move up.
+  std::size_t i = slot.heap_pos >= 0 ? static_cast<std::size_t>(slot.heap_pos) : st_.heap.size();
+  if (i == st_.heap.size()) st_.heap.emplace_back();
+  st_.heap[i] = {value, value_h, slot.block_id, s};
+  heap_up(i);
 }
 
 int block_search::heap_pop() {
   ++stats_.heap_ops;
   const int top = st_.heap.front().slot;
-  heap_drop_top();
-  st_.slots[static_cast<std::size_t>(top)].heap_value = kUnreachable;
+  block_slot& slot = st_.slots[static_cast<std::size_t>(top)];
+  slot.heap_value = kUnreachable;
+  slot.heap_pos = -1;
+  const heap_entry last = st_.heap.back();
+  st_.heap.pop_back();
+  if (!st_.heap.empty()) {
+    st_.heap.front() = last;
+    heap_down(0);
+  }
   return top;
 }
 
@@ -613,7 +616,6 @@ bool block_search::begin(search_result& r) {
 bool block_search::advance(std::uint64_t limit, search_result& r) {
   // Algorithm 2.
   for (std::uint64_t done = 0;; ++done) {
-    while (!st_.heap.empty() && heap_stale(st_.heap.front())) heap_drop_top();
     if (st_.heap.empty() || st_.heap.front().f >= length_) break;
     if (done == limit) {
       r.status = search_status::in_progress;
@@ -662,7 +664,7 @@ void block_search::give_up(search_result& r) {
   set_message(r.message, "expansion budget of %llu blocks exhausted", static_cast<unsigned long long>(opt_.max_expansions));
   // The most promising point: in the block at the top of OPEN, the point whose g + h
   // gave the block its key.
-  const heap_entry top = st_.heap.front();  // advance() left a current entry on top
+  const heap_entry top = st_.heap.front();  // advance() stopped with it on top
   r.lower_bound = top.f;
   const block_slot& slot = st_.slots[static_cast<std::size_t>(top.slot)];
   int best = -1;
