@@ -171,6 +171,10 @@ void block_graph::search(int source, paths& out) const {
   std::array<bool, kMaxStates> done{};
   best.fill(key{});
   state_heap heap;
+  // Each cell's legal moves, worked out once, on the first state settled there: a cell is
+  // settled with up to 9 headings and the moves do not depend on the heading.
+  std::array<std::uint8_t, kMaxPoints> moves;
+  std::uint64_t moves_known = 0;
   const int start = source * stride + none;
   best[static_cast<std::size_t>(start)] = {0, 0};
   out.parent[static_cast<std::size_t>(start)] = -1;
@@ -187,9 +191,17 @@ void block_graph::search(int source, paths& out) const {
     }
     const point p = shape_.point_at(cell);
     const int heading = s % stride;
-    for (int m = 0; m < headings; ++m) {
+    if (!((moves_known >> cell) & 1u)) {
+      std::uint8_t legal = 0;
+      for (int m = 0; m < headings; ++m)
+        if (step_legal(rule_, grid, p.x, p.y, kSteps[static_cast<std::size_t>(m)][0], kSteps[static_cast<std::size_t>(m)][1]))
+          legal |= static_cast<std::uint8_t>(1u << m);
+      moves[static_cast<std::size_t>(cell)] = legal;
+      moves_known |= std::uint64_t{1} << cell;
+    }
+    for (unsigned left = moves[static_cast<std::size_t>(cell)]; left; left &= left - 1) {
+      const int m = __builtin_ctz(left);
       const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
-      if (!step_legal(rule_, grid, p.x, p.y, dx, dy)) continue;
       const key nk{k.cost + step_cost(rule_, dx, dy), k.extra + (heading != none && heading != m ? 1 : 0)};
       const int ns = shape_.point_index({p.x + dx, p.y + dy}) * stride + m;
       if (nk < best[static_cast<std::size_t>(ns)]) {
