@@ -540,6 +540,7 @@ struct chart_group {
   std::string label, sublabel;
   std::vector<double> ms;    // one per series; NaN: none
   bool new_section = false;  // a faint line before it: Table 1 | Table 2 | the maps
+  bool shared_sublabel = false;  // one sublabel for the run of such groups (Table 1's densities)
 };
 struct chart_panel {
   std::string title;
@@ -609,8 +610,19 @@ std::string chart_svg(const std::string& title, const std::vector<chart_panel>& 
          svg_num(plot_bottom) + "\" stroke=\"#333333\"/>";
     s += "<line x1=\"" + svg_num(left) + "\" x2=\"" + svg_num(width - right) + "\" y1=\"" + svg_num(plot_bottom) +
          "\" y2=\"" + svg_num(plot_bottom) + "\" stroke=\"#333333\"/>\n";
+    // A shared sublabel ("random 500²" under each density of Table 1) is written once,
+    // centred under its run of groups; the others in a smaller font, so that neighbouring
+    // ones ("10418 queries") do not run into each other.
+    const double group_w = static_cast<double>(p.series.size()) * bar + gap;
+    std::vector<std::size_t> run(p.groups.size(), 1);  // groups sharing the sublabel from here on
+    for (std::size_t i = p.groups.size(); i-- > 1;)
+      if (p.groups[i].shared_sublabel && p.groups[i - 1].shared_sublabel && !p.groups[i].new_section &&
+          p.groups[i].sublabel == p.groups[i - 1].sublabel)
+        run[i - 1] = run[i] + 1;
     double gx = left + gap / 2;
-    for (const chart_group& g : p.groups) {
+    for (std::size_t gi = 0; gi < p.groups.size(); ++gi) {
+      const chart_group& g = p.groups[gi];
+      const bool run_start = gi == 0 || run[gi - 1] == 1;
       if (g.new_section && &g != &p.groups.front())
         s += "<line x1=\"" + svg_num(gx - gap / 2) + "\" x2=\"" + svg_num(gx - gap / 2) + "\" y1=\"" +
              svg_num(plot_top) + "\" y2=\"" + svg_num(plot_bottom + 34) +
@@ -631,11 +643,14 @@ std::string chart_svg(const std::string& title, const std::vector<chart_panel>& 
       const double cx = gx + static_cast<double>(p.series.size()) * bar / 2;
       s += "<text x=\"" + svg_num(cx) + "\" y=\"" + svg_num(plot_bottom + 16) + "\" text-anchor=\"middle\">" +
            xml_escape(g.label) + "</text>";
-      if (!g.sublabel.empty())
-        s += "<text x=\"" + svg_num(cx) + "\" y=\"" + svg_num(plot_bottom + 30) +
-             "\" text-anchor=\"middle\" fill=\"#555555\" font-size=\"11\">" + xml_escape(g.sublabel) + "</text>";
+      if (!g.sublabel.empty() && run_start) {
+        const double span_cx = cx + static_cast<double>(run[gi] - 1) * group_w / 2;
+        s += "<text x=\"" + svg_num(span_cx) + "\" y=\"" + svg_num(plot_bottom + 30) +
+             "\" text-anchor=\"middle\" fill=\"#555555\" font-size=\"" + (run[gi] > 1 ? "11" : "9") + "\">" +
+             xml_escape(g.sublabel) + "</text>";
+      }
       s += "\n";
-      gx += static_cast<double>(p.series.size()) * bar + gap;
+      gx += group_w;
     }
     s += "</g>\n";
     y0 += panel_h;
@@ -1135,14 +1150,15 @@ int run_suite(const suite_args& a) {
     chart_panel p;
     p.title = "Any-angle: A* (octile moves), Theta*, Lazy Theta*, Block A*";
     p.series = {"A* (octile)", "Theta*", "Lazy Theta*", "Block A*"};
-    auto add = [&](const any_group& g, const std::string& label, const std::string& sub, bool section) {
-      chart_group c{label, sub, {}, section};
+    auto add = [&](const any_group& g, const std::string& label, const std::string& sub, bool section,
+                   bool shared = false) {
+      chart_group c{label, sub, {}, section, shared};
       for (int k = 0; k < kAnyCount; ++k) c.ms.push_back(g.s[k].mean_ms());
       p.groups.push_back(c);
     };
     for (std::size_t i = 0; i < rep.table1.size(); ++i)
       add(rep.table1[i], std::to_string(rep.densities[i]) + "%", "random " + std::to_string(a.random_side) + "\u00b2",
-          i == 0);
+          i == 0, true);
     if (rep.table2) add(*rep.table2, "empty", std::to_string(a.empty_side) + "\u00b2, h=0", true);
     for (std::size_t i = 0; i < rep.folder_any.size(); ++i)
       add(rep.folder_any[i], rep.folder_any[i].name, std::to_string(rep.folder_any[i].s[kBlock].queries) + " queries",
