@@ -498,6 +498,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
   auto min_plus = [&](auto decode) {
     for (std::uint32_t m = ingress; m; m &= m - 1) {
       const int y = __builtin_ctz(m);
+      if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
       const cost_t gy = cur.g[static_cast<std::size_t>(y)];
       for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
         const int x = __builtin_ctz(e);
