@@ -139,10 +139,6 @@ struct block_search_state {
   std::array<std::uint64_t, 8> leaves_by;
   // Cells: link_of[m][bit] is the link that leaves ring bit `bit` in direction m.
   std::array<std::array<std::uint8_t, 64>, 8> link_of;
-  // Vertices: links_via[bit], the links whose target has ring cell `bit` among its cells
-  // in the neighbour; touched_ring, the ring bits that appear in any of them.
-  std::array<std::uint64_t, 64> links_via;
-  std::uint64_t touched_ring;
   // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
 
@@ -362,15 +358,9 @@ void block_search::build_links() {
   }
   if (st_.links.size() > kMaxLinks) throw std::logic_error("block_astar: more links than a 64-bit mask holds");
   st_.leaves_by.fill(0);
-  st_.links_via.fill(0);
-  st_.touched_ring = 0;
   for (std::size_t k = 0; k < st_.links.size(); ++k) {
     const link& l = st_.links[k];
-    if (rule_.on_vertices()) {
-      for (std::uint64_t w = l.target_ring; w; w &= w - 1) st_.links_via[static_cast<std::size_t>(__builtin_ctzll(w))] |= std::uint64_t{1} << k;
-      st_.touched_ring |= l.target_ring;
-      continue;
-    }
+    if (rule_.on_vertices()) continue;
     st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
     st_.link_of[l.legal_word][l.legal_bit] = static_cast<std::uint8_t>(k);
   }
@@ -401,8 +391,8 @@ void block_search::prepare(block_slot& slot) const {
     // A link is legal when one of its target's cells in the neighbour is free (its source
     // is usable, having a g-value).
     std::uint64_t legal_links = 0;
-    for (std::uint64_t w = free & st_.touched_ring; w; w &= w - 1)
-      legal_links |= st_.links_via[static_cast<std::size_t>(__builtin_ctzll(w))];
+    for (std::size_t k = 0; k < st_.links.size(); ++k)
+      legal_links |= std::uint64_t{(free & st_.links[k].target_ring) != 0} << k;
     slot.legal_links = legal_links;
     for (int i = 0; i < n; ++i)
       exitable |= static_cast<std::uint32_t>((free & st_.own_ring[static_cast<std::size_t>(i)]) != 0 &&
