@@ -137,8 +137,6 @@ struct block_search_state {
   // that leave the block by each move.
   std::array<std::uint8_t, kMaxBoundary> point_ring_bit;
   std::array<std::uint64_t, 8> leaves_by;
-  // Cells: link_of[m][bit] is the link that leaves ring bit `bit` in direction m.
-  std::array<std::array<std::uint8_t, 64>, 8> link_of;
   // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
 
@@ -358,12 +356,8 @@ void block_search::build_links() {
   }
   if (st_.links.size() > kMaxLinks) throw std::logic_error("block_astar: more links than a 64-bit mask holds");
   st_.leaves_by.fill(0);
-  for (std::size_t k = 0; k < st_.links.size(); ++k) {
-    const link& l = st_.links[k];
-    if (rule_.on_vertices()) continue;
-    st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
-    st_.link_of[l.legal_word][l.legal_bit] = static_cast<std::uint8_t>(k);
-  }
+  for (const link& l : st_.links)
+    if (!rule_.on_vertices()) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
@@ -405,19 +399,22 @@ void block_search::prepare(block_slot& slot) const {
   // each direction known at compile time so that the shifts in step_legal_mask need no
   // branches.
   std::uint64_t exits = 0;
-  std::uint64_t legal_links = 0;
+  std::array<std::uint64_t, 8> legal_by{};  // per direction: the cells that may move that way
   auto direction = [&](auto m) {
     if (static_cast<int>(m) >= step_count(rule_)) return;
     const std::uint64_t legal = free & step_legal_mask(rule_, free, stride, kSteps[m][0], kSteps[m][1]);
-    const std::uint64_t leaving = legal & st_.leaves_by[m];  // legal moves out of the block
-    exits |= leaving;
-    for (std::uint64_t w = leaving; w; w &= w - 1)
-      legal_links |= std::uint64_t{1} << st_.link_of[m][static_cast<std::size_t>(__builtin_ctzll(w))];
+    legal_by[m] = legal;
+    exits |= legal & st_.leaves_by[m];
   };
   [&]<std::size_t... M>(std::index_sequence<M...>) { (direction(std::integral_constant<std::size_t, M>{}), ...); }
   (std::make_index_sequence<8>{});
   for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((exits >> st_.point_ring_bit[static_cast<std::size_t>(i)]) & 1u) << i;
   slot.exitable = exitable;
+  std::uint64_t legal_links = 0;
+  for (std::size_t k = 0; k < st_.links.size(); ++k) {
+    const link& l = st_.links[k];
+    legal_links |= ((legal_by[l.legal_word] >> l.legal_bit) & 1u) << k;
+  }
   slot.legal_links = legal_links;
 }
 
