@@ -57,8 +57,11 @@ struct block_slot {
   // without one cannot hand a g-value on, so the min-plus product skips it.
   bool prepared;
   std::uint32_t exitable;
-  // Bit k set when link k (block_search_state::links) is a legal move out of this block.
-  std::uint64_t legal_links;
+  // Cells: link k is legal when bit links[k].legal_bit of legal[links[k].legal_word] is
+  // set, one word per move direction over the ring mask (see prepare). Vertices: legal[0]
+  // is the ring mask of free cells, and a link is legal when one of its target's cells
+  // in the neighbour is free (its source is usable, having a g-value).
+  std::array<std::uint64_t, 8> legal;
   std::array<int, 9> neighbour;  // slots of the blocks around (-1: not known yet), by link::around
   std::array<cost_t, kMaxBoundary> g;
   std::array<parent_ref, kMaxBoundary> parent;
@@ -382,12 +385,7 @@ void block_search::prepare(block_slot& slot) const {
   const int n = n_;
   if (rule_.on_vertices()) {
     // A boundary vertex hands on when it is usable here and in a block that shares it.
-    // A link is legal when one of its target's cells in the neighbour is free (its source
-    // is usable, having a g-value).
-    std::uint64_t legal_links = 0;
-    for (std::size_t k = 0; k < st_.links.size(); ++k)
-      legal_links |= std::uint64_t{(free & st_.links[k].target_ring) != 0} << k;
-    slot.legal_links = legal_links;
+    slot.legal[0] = free;
     for (int i = 0; i < n; ++i)
       exitable |= static_cast<std::uint32_t>((free & st_.own_ring[static_cast<std::size_t>(i)]) != 0 &&
                                              (free & st_.other_ring[static_cast<std::size_t>(i)]) != 0)
@@ -399,23 +397,16 @@ void block_search::prepare(block_slot& slot) const {
   // each direction known at compile time so that the shifts in step_legal_mask need no
   // branches.
   std::uint64_t exits = 0;
-  std::array<std::uint64_t, 8> legal_by{};  // per direction: the cells that may move that way
   auto direction = [&](auto m) {
     if (static_cast<int>(m) >= step_count(rule_)) return;
     const std::uint64_t legal = free & step_legal_mask(rule_, free, stride, kSteps[m][0], kSteps[m][1]);
-    legal_by[m] = legal;
+    slot.legal[m] = legal;
     exits |= legal & st_.leaves_by[m];
   };
   [&]<std::size_t... M>(std::index_sequence<M...>) { (direction(std::integral_constant<std::size_t, M>{}), ...); }
   (std::make_index_sequence<8>{});
   for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((exits >> st_.point_ring_bit[static_cast<std::size_t>(i)]) & 1u) << i;
   slot.exitable = exitable;
-  std::uint64_t legal_links = 0;
-  for (std::size_t k = 0; k < st_.links.size(); ++k) {
-    const link& l = st_.links[k];
-    legal_links |= ((legal_by[l.legal_word] >> l.legal_bit) & 1u) << k;
-  }
-  slot.legal_links = legal_links;
 }
 
 void block_search::heap_up(std::size_t i) {
@@ -526,7 +517,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
     min_plus([d = rule_.diagonal](std::uint16_t v) { return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d; });
   else
     min_plus([sh = db_.info().scale_log2](std::uint16_t v) { return cost_t{v} << (kCostShift - sh); });
-  stats_.generated += static_cast<std::uint64_t>(__builtin_popcount(changed));
+  for (std::uint32_t m = changed; m; m &= m - 1) ++stats_.generated;
 
   // Line 6: hand on every point that changed here or arrived since the last expansion,
   // along the links that are legal from this block.
@@ -534,8 +525,10 @@ void block_search::expand(int s, std::uint32_t ingress) {
   std::uint64_t todo = 0;
   for (std::uint32_t m = (changed | ingress) & cur.exitable; m; m &= m - 1)
     todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
-  for (todo &= cur.legal_links; todo; todo &= todo - 1) {
+  const bool vertices = rule_.on_vertices();
+  for (; todo; todo &= todo - 1) {
     const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+    if (vertices ? (cur.legal[0] & l.target_ring) == 0 : !((cur.legal[l.legal_word] >> l.legal_bit) & 1u)) continue;
     const cost_t ng = cur.g[l.source] + l.cost;
     int& ns = cur.neighbour[l.around];
     if (ns < 0) {
