@@ -47,6 +47,7 @@ using lddb::query;
 using lddb::search_result;
 using lddb::search_status;
 
+using lddb_test::random_free_cell;
 using lddb_test::rng;
 
 std::shared_ptr<const lddb::database> open_shipped(const std::string& rule_name) {
@@ -58,13 +59,6 @@ std::shared_ptr<const lddb::database> open_shipped(const std::string& rule_name)
 
 std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
 
-// A free cell; its top-left corner is a usable vertex as well.
-point random_free_cell(rng& g, const grid_map& map) {
-  point p;
-  do p = {g.below(map.width()), g.below(map.height())};
-  while (map.blocked(p.x, p.y));
-  return p;
-}
 
 std::vector<query> random_queries(const grid_map& map, int n, std::uint64_t seed) {
   rng g{seed};

@@ -41,6 +41,7 @@
 #include "lddb/rules.hpp"
 #include "lddb/search.hpp"
 #include "oracle.hpp"
+#include "test_rng.hpp"
 
 namespace {
 
@@ -56,28 +57,15 @@ constexpr int kShownFailures = 12;
 
 // ----------------------------------------------------------------------------- small tools
 
-// The test's own PRNG (query choice, dynamic changes): splitmix64.
-struct test_rng {
-  std::uint64_t state;
-  explicit test_rng(std::uint64_t seed) : state(seed * 0x2545F4914F6CDD1Dull + 0x1234567ull) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+// The test's PRNG (query choice, dynamic changes): the shared splitmix64, its seed
+// spread as this test always has.
+struct test_rng : lddb_test::rng {
+  explicit test_rng(std::uint64_t seed) : lddb_test::rng{seed * 0x2545F4914F6CDD1Dull + 0x1234567ull} {}
 };
+using lddb_test::random_free_cell;
 
 std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
 
-// A random free cell of the map (its top-left corner is a usable vertex too).
-point random_free_cell(test_rng& rng, const grid_map& map) {
-  point p;
-  do p = {rng.below(map.width()), rng.below(map.height())};
-  while (map.blocked(p.x, p.y));
-  return p;
-}
 
 std::string path_text(const std::vector<point>& path) {
   std::string s = std::to_string(path.size()) + " points:";

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "lddb/grid.hpp"
+
 namespace lddb_test {
 
 struct rng {
@@ -16,5 +18,14 @@ struct rng {
   }
   int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 };
+
+// A random free cell of the map (its top-left corner is a usable vertex too). The map
+// must have one.
+inline lddb::point random_free_cell(rng& g, const lddb::grid_map& map) {
+  lddb::point p;
+  do p = {g.below(map.width()), g.below(map.height())};
+  while (map.blocked(p.x, p.y));
+  return p;
+}
 
 }  // namespace lddb_test
