@@ -253,6 +253,13 @@ inline void canonical_index(const block_shape& s, std::uint8_t mask, std::vector
   }
 }
 
+// Whether cells p and q lie on one straight or 45-degree line: Block A* can fill in the
+// cells between them one step at a time.
+inline bool in_line(point p, point q) {
+  const int dx = q.x - p.x, dy = q.y - p.y;
+  return dx == 0 || dy == 0 || dx == dy || dx == -dy;
+}
+
 // Parses one path table starting at `pos`: bitmap (unused high bits zero), then for each
 // present pair a count in 1..kCapacity and that many point indices below point_count.
 // Cells: the pair's first boundary point, its inflection points and its second boundary
@@ -272,10 +279,6 @@ inline std::optional<std::string> parse_path_table(std::span<const std::uint8_t>
   const std::uint8_t* map = bytes.data() + pos;
   if (pairs % 8 != 0 && (map[bitmap - 1] >> (pairs % 8)) != 0) return "sets bitmap bits beyond the last pair";
   pos += bitmap;
-  auto straight = [](point p, point q) {
-    const int dx = q.x - p.x, dy = q.y - p.y;
-    return dx == 0 || dy == 0 || dx == dy || dx == -dy;
-  };
   const std::size_t size = bytes.size();
   // Pair k joins boundary points a < b: (0,1), (0,2), ..., (0,n-1), (1,2), ...
   int a = 0, b = 1;
@@ -297,7 +300,7 @@ inline std::optional<std::string> parse_path_table(std::span<const std::uint8_t>
       point prev = s.boundary_point(a);
       for (std::size_t p = 0; p <= n; ++p) {
         const point next = p < n ? s.point_at(points[p]) : s.boundary_point(b);
-        if (!straight(prev, next))
+        if (!in_line(prev, next))
           return "gives pair " + pair() + " a step from (" + to_string(prev.x) + "," + to_string(prev.y) + ") to (" +
                  to_string(next.x) + "," + to_string(next.y) + ") that is neither straight nor diagonal";
         prev = next;

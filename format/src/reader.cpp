@@ -544,9 +544,7 @@ class verifier {
       for (int b = a + 1; b < n; ++b) {
         const int k = s.pair_index(a, b);
         ends[static_cast<std::size_t>(k)] = {a, b};
-        const point p = s.boundary_point(a), q = s.boundary_point(b);
-        const int dx = q.x - p.x, dy = q.y - p.y;
-        if (!(dx == 0 || dy == 0 || dx == dy || dx == -dy)) set(crooked, k);
+        if (!layout::in_line(s.boundary_point(a), s.boundary_point(b))) set(crooked, k);
       }
     std::vector<mask> reached(f_.cost_tables), missing(f_.path_tables);
     for (std::uint32_t t = 0; t < f_.cost_tables; ++t) {
