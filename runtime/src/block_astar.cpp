@@ -31,16 +31,18 @@ constexpr int kMaxBoundary = 4 * block_shape::kMaxBlock;
 constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
-// Parent of a boundary point: where its g-value came from.
+// Parent of a boundary point: where its g-value came from. Three bytes, so that a block
+// slot stays small: the search touches thousands of them.
 enum class via : std::uint8_t {
   block,      // the database path from another boundary point `index` of the same block
-  neighbour,  // one step (cells) or the same vertex (corners) in block slot `slot`, point `index`
+  neighbour,  // one step (cells) or the same vertex (corners) in the neighbouring block
+              // `around` (block_slot::neighbour), point `index`
   start,      // the local search from the start, in start block `index`
 };
 struct parent_ref {
   via kind;
   std::uint8_t index;
-  std::uint32_t slot;
+  std::uint8_t around;
 };
 
 struct block_slot {
@@ -538,7 +540,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
     block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
     if (ng >= nb.g[l.target]) continue;
     nb.g[l.target] = ng;
-    nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint32_t>(s)};
+    nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
     nb.ingress |= 1u << l.target;
     ++stats_.generated;
     const cost_t hn = h(global(nb, l.target));
@@ -708,7 +710,7 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
         add_point(out, {cur.bx * b_ + inf.points[static_cast<std::size_t>(k)].x, cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
       x = p.index;
     } else if (p.kind == via::neighbour) {
-      s = static_cast<int>(p.slot);
+      s = cur.neighbour[p.around];  // set both ways when the link was first taken
       x = p.index;
     } else {  // via::start
       const int len = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);
