@@ -14,10 +14,6 @@
 #include <filesystem>
 #include <map>
 
-#ifndef LDDB_DEFAULT_DATA_DIR
-#define LDDB_DEFAULT_DATA_DIR "lddb"
-#endif
-
 namespace lddb::cli {
 
 namespace fs = std::filesystem;
@@ -91,7 +87,7 @@ std::string format_length(double v) { return std::isfinite(v) ? format_fixed(v, 
 
 std::string default_data_dir() {
   if (const char* env = std::getenv("LDDB_DATA_DIR"); env && *env) return env;
-  return LDDB_DEFAULT_DATA_DIR;
+  return built_in_data_dir();
 }
 
 std::string search_setup::label() const { return std::string(algorithm_name(algo)) + " (" + movement.name() + ")"; }

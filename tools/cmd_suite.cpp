@@ -30,10 +30,6 @@
 
 #include "cli_search.hpp"
 
-#ifndef LDDB_DEFAULT_DATA_DIR
-#define LDDB_DEFAULT_DATA_DIR "lddb"
-#endif
-
 namespace lddb::cli {
 
 namespace {
@@ -117,9 +113,9 @@ std::string md_heading(const std::vector<std::string>& cells) {
   return s + "\n";
 }
 
-// The source tree: the parent of the shipped databases' folder (LDDB_DEFAULT_DATA_DIR).
+// The source tree: the parent of the shipped databases' folder.
 fs::path source_dir() {
-  const fs::path data(LDDB_DEFAULT_DATA_DIR);
+  const fs::path data(built_in_data_dir());
   return data.has_parent_path() ? data.parent_path() : fs::path(".");
 }
 

@@ -13,10 +13,6 @@
 #include "cli_common.hpp"
 #include "lddb/format.hpp"
 
-#ifndef LDDB_DEFAULT_DATA_DIR
-#define LDDB_DEFAULT_DATA_DIR "lddb"
-#endif
-
 namespace lddb::cli {
 
 namespace {
@@ -50,7 +46,7 @@ fs::path data_dir(const info_args& a, std::string* source) {
     return env;
   }
   *source = "built-in default; --dir or LDDB_DATA_DIR choose another";
-  return LDDB_DEFAULT_DATA_DIR;
+  return built_in_data_dir();
 }
 
 }  // namespace
