@@ -57,7 +57,7 @@ std::shared_ptr<const lddb::database> open_shipped(const std::string& rule_name)
   return r.db;
 }
 
-std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
 
 std::vector<query> random_queries(const grid_map& map, int n, std::uint64_t seed) {

@@ -64,7 +64,7 @@ struct test_rng : lddb_test::rng {
 };
 using lddb_test::random_free_cell;
 
-std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
 
 std::string path_text(const std::vector<point>& path) {

@@ -63,7 +63,7 @@ const std::vector<variant>& variants() {
 
 // ----------------------------------------------------------------------------- helpers
 
-std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
 // The pattern drawn row by row, '#' blocked, '.' free: "#./.." for b = 2.
 std::string pattern_text(std::uint32_t code, int b) {

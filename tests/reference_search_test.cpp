@@ -40,7 +40,7 @@ using lddb::search_status;
 
 constexpr double kEps = 1e-6;  // fixed-point costs (2^-32 a unit) against double lengths
 
-std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
+const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
 // A random map, the same as a grid_map and as an oracle grid.
 struct test_map {
