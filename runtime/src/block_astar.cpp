@@ -144,6 +144,12 @@ struct block_search_state {
   std::array<std::uint64_t, 8> leaves_by;
   // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
+  // A lower bound on the database cost between two boundary points in any block: the
+  // rule's distance in open space (its default heuristic), less one stored unit for the
+  // rounding of any-angle lengths. A min-plus step whose bound cannot beat the point's
+  // g-value skips the table lookup. `floor_unit` is that unit (0 for exact cell costs).
+  std::array<std::array<cost_t, kMaxBoundary>, kMaxBoundary> floor_cost;
+  cost_t floor_unit = 0;
 
   std::array<block_graph::paths, kMaxStarts> start_paths, goal_paths;
   std::vector<point> scratch;  // path reconstruction, kept for its capacity
@@ -306,7 +312,10 @@ int block_search::slot_of(int bx, int by) {
 }
 
 void block_search::build_links() {
-  if (st_.links_block == b_ && st_.links_rule == rule_) return;
+  // Cell rules store exact costs (whole steps, or octile pairs); any-angle lengths are
+  // rounded to the nearest stored unit.
+  const cost_t unit = rule_.on_vertices() ? cost_t{1} << (kCostShift - db_.info().scale_log2) : 0;
+  if (st_.links_block == b_ && st_.links_rule == rule_ && st_.floor_unit == unit) return;
   st_.links.clear();
   // The cells of vertex p (block coordinates) that lie in the block at offset (ox, oy),
   // as ring bits.
@@ -360,6 +369,14 @@ void block_search::build_links() {
     }
   }
   if (st_.links.size() > kMaxLinks) throw std::logic_error("block_astar: more links than a 64-bit mask holds");
+  const heuristic_kind open_space = default_heuristic(rule_);
+  for (int a = 0; a < n_; ++a)
+    for (int c = 0; c < n_; ++c) {
+      const point pa = shape_.boundary_point(a), pc = shape_.boundary_point(c);
+      const cost_t d = heuristic_cost(open_space, rule_, pa.x, pa.y, pc.x, pc.y);
+      st_.floor_cost[static_cast<std::size_t>(a)][static_cast<std::size_t>(c)] = d > unit ? d - unit : 0;
+    }
+  st_.floor_unit = unit;
   st_.leaves_by.fill(0);
   for (const link& l : st_.links)
     if (!rule_.on_vertices()) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
@@ -502,8 +519,10 @@ void block_search::expand(int s, std::uint32_t ingress) {
       const int y = __builtin_ctz(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
       const cost_t gy = cur.g[static_cast<std::size_t>(y)];
+      const auto& floor_row = st_.floor_cost[static_cast<std::size_t>(y)];
       for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
         const int x = __builtin_ctz(e);
+        if (gy + floor_row[static_cast<std::size_t>(x)] >= cur.g[static_cast<std::size_t>(x)]) continue;  // cannot improve
         const std::uint16_t v = costs.stored(y, x);
         if (v == kStoredUnreachable) continue;
         const cost_t total = gy + decode(v);
