@@ -547,6 +547,8 @@ void block_search::expand(int s, std::uint32_t ingress) {
   for (std::uint32_t m = (changed | ingress) & cur.exitable; m; m &= m - 1)
     todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
   const bool vertices = rule_.on_vertices();
+  int h_source = -1;
+  cost_t h_value = 0;
   for (; todo; todo &= todo - 1) {
     const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
     if (vertices ? (cur.legal[0] & l.target_ring) == 0 : !((cur.legal[l.legal_word] >> l.legal_bit) & 1u)) continue;
@@ -562,7 +564,13 @@ void block_search::expand(int s, std::uint32_t ingress) {
     nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
     nb.ingress |= 1u << l.target;
     ++stats_.generated;
-    const cost_t hn = h(global(nb, l.target));
+    // A vertex is the same point in every block that shares it, so its h is worked out
+    // once for all the links from it (links come in order of source).
+    if (!vertices || l.source != h_source) {
+      h_value = h(global(nb, l.target));
+      h_source = l.source;
+    }
+    const cost_t hn = h_value;
     block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
     if (cand.f == kUnreachable) st_.touched.push_back(ns);
     if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
