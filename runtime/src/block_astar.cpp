@@ -543,10 +543,19 @@ void block_search::expand(int s, std::uint32_t ingress) {
   // Line 6: hand on every point that changed here or arrived since the last expansion,
   // along the links that are legal from this block.
   st_.touched.clear();
-  std::uint64_t todo = 0;
-  for (std::uint32_t m = (changed | ingress) & cur.exitable; m; m &= m - 1)
-    todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
   const bool vertices = rule_.on_vertices();
+  // A vertex that arrived from a neighbour was handed on by that neighbour to every block
+  // that shares it, so only the start's own points come with their ingress. Cells hand an
+  // arrived point on by moves the neighbour could not make.
+  std::uint32_t hand_on = changed | ingress;
+  if (vertices)
+    for (std::uint32_t m = ingress & ~changed; m; m &= m - 1) {
+      const int y = __builtin_ctz(m);
+      if (cur.parent[static_cast<std::size_t>(y)].kind == via::neighbour) hand_on &= ~(1u << y);
+    }
+  std::uint64_t todo = 0;
+  for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1)
+    todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
   int h_source = -1;
   cost_t h_value = 0;
   for (; todo; todo &= todo - 1) {
