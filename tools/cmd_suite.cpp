@@ -659,6 +659,18 @@ std::string chart_svg(const std::string& title, const std::vector<chart_panel>& 
 
 // ----------------------------------------------------------------------------- the document
 
+// The document's text; empty when it does not exist yet.
+std::string read_doc(const std::string& doc) {
+  std::string text;
+  std::error_code ec;
+  if (!fs::exists(doc, ec)) return text;
+  std::ifstream in(doc, std::ios::binary);
+  if (!in) throw failure("--doc " + doc + ": cannot read: " + std::strerror(errno));
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) throw failure("--doc " + doc + ": cannot read");
+  return text;
+}
+
 // `text` with the region between the marker lines replaced by `region` (which carries
 // the markers), or with the region appended when the file has none.
 std::string splice_region(const std::string& text, const std::string& region, const std::string& doc) {
@@ -994,17 +1006,7 @@ int run_suite(const suite_args& a) {
   // are sound.
   check_output_path("--doc", doc);
   check_output_path("--svg", svg);
-  std::string old_doc;
-  {
-    std::error_code ec;
-    if (fs::exists(doc, ec)) {
-      std::ifstream in(doc, std::ios::binary);
-      if (!in) throw failure("--doc " + doc + ": cannot read: " + std::strerror(errno));
-      old_doc.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-      if (in.bad()) throw failure("--doc " + doc + ": cannot read");
-    }
-    splice_region(old_doc, std::string(kBeginMarker) + "\n" + kEndMarker + "\n", doc);
-  }
+  splice_region(read_doc(doc), std::string(kBeginMarker) + "\n" + kEndMarker + "\n", doc);
 
   // The searches: the shipped databases (or $LDDB_DATA_DIR's), checked now.
   auto setup = [](algorithm algo, const char* rule_text, const std::string& heuristic) {
@@ -1198,6 +1200,8 @@ int run_suite(const suite_args& a) {
     if (link.empty()) link = svg_abs.string();
   }
   const std::string region = build_region(rep, info, a, link, run);
+  // Read again now: the rest of the document may have been edited during the run.
+  const std::string old_doc = read_doc(doc);
   atomic_output out("--doc", doc);
   out.write(splice_region(old_doc, region, doc));
   out.commit();
