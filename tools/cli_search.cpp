@@ -67,8 +67,6 @@ point parse_point(const std::string& text, const std::string& option) {
   return point{number(all.substr(0, comma)), number(all.substr(comma + 1))};
 }
 
-std::string point_text(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
-
 std::string points_text(const std::vector<point>& pts) {
   std::string s;
   for (std::size_t k = 0; k < pts.size(); ++k) s += (k ? " " : "") + point_text(pts[k]);

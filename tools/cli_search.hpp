@@ -144,8 +144,8 @@ void finish_query(const search_setup& s, const grid_map& map, point start, point
 // Text made safe for SVG/XML: & < > " as entities.
 std::string xml_escape(const std::string& s);
 
-// "(3,4)"; "(1,2) (3,4) ..." for a list.
-std::string point_text(point p);
+// "(3,4)" (the checker's); "(1,2) (3,4) ..." for a list.
+using checker::point_text;
 std::string points_text(const std::vector<point>& pts);
 // A length with 4 decimals, "-" for none.
 std::string format_length(double v);

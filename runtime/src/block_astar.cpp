@@ -133,7 +133,8 @@ struct block_search_state {
   std::vector<key> candidate;  // per slot: new (heap value, h) during one expansion
   std::vector<int> touched;
 
-  // Links, rebuilt when the rule or block size changes, in order of source point.
+  // Links and floor_cost (build_links), rebuilt when the rule, block size or stored unit
+  // changes; links in order of source point.
   rule links_rule;
   int links_block = 0;
   std::vector<link> links;
