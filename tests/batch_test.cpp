@@ -59,7 +59,6 @@ std::shared_ptr<const lddb::database> open_shipped(const std::string& rule_name)
 
 const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
-
 std::vector<query> random_queries(const grid_map& map, int n, std::uint64_t seed) {
   rng g{seed};
   std::vector<query> qs;

@@ -66,7 +66,6 @@ using lddb_test::random_free_cell;
 
 const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
-
 std::string path_text(const std::vector<point>& path) {
   std::string s = std::to_string(path.size()) + " points:";
   const std::size_t show = 120;

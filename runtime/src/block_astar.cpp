@@ -379,8 +379,8 @@ void block_search::build_links() {
     }
   st_.floor_unit = unit;
   st_.leaves_by.fill(0);
-  for (const link& l : st_.links)
-    if (!rule_.on_vertices()) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
+  if (!rule_.on_vertices())
+    for (const link& l : st_.links) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
