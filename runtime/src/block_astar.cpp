@@ -59,11 +59,13 @@ struct block_slot {
   // without one cannot hand a g-value on, so the min-plus product skips it.
   bool prepared;
   std::uint32_t exitable;
-  // Cells: link k is legal when bit links[k].legal_bit of legal[links[k].legal_word] is
-  // set, one word per move direction over the ring mask (see prepare). Vertices: legal[0]
-  // is the ring mask of free cells, and a link is legal when one of its target's cells
-  // in the neighbour is free (its source is usable, having a g-value).
-  std::array<std::uint64_t, 8> legal;
+  // Cells: bit k of link_ok is set when links[k] is a legal move out of this block, worked
+  // out once in prepare so that handing on does not branch on it (such branches mispredict on
+  // cluttered maps). Vertices: link_ok has every link, and free_ring is the ring mask of
+  // free cells: a link is legal when one of its target's cells in the neighbour is free
+  // (its source is usable, having a g-value).
+  std::uint64_t link_ok;
+  std::uint64_t free_ring;
   std::array<int, 9> neighbour;  // slots of the blocks around (-1: not known yet), by link::around
   std::array<cost_t, kMaxBoundary> g;
   std::array<parent_ref, kMaxBoundary> parent;
@@ -405,7 +407,8 @@ void block_search::prepare(block_slot& slot) const {
   const int n = n_;
   if (rule_.on_vertices()) {
     // A boundary vertex hands on when it is usable here and in a block that shares it.
-    slot.legal[0] = free;
+    slot.free_ring = free;
+    slot.link_ok = ~std::uint64_t{0};  // checked against free_ring when handed on
     for (int i = 0; i < n; ++i)
       exitable |= static_cast<std::uint32_t>((free & st_.own_ring[static_cast<std::size_t>(i)]) != 0 &&
                                              (free & st_.other_ring[static_cast<std::size_t>(i)]) != 0)
@@ -417,16 +420,23 @@ void block_search::prepare(block_slot& slot) const {
   // each direction known at compile time so that the shifts in step_legal_mask need no
   // branches.
   std::uint64_t exits = 0;
+  std::array<std::uint64_t, 8> legal_by{};
   auto direction = [&](auto m) {
     if (static_cast<int>(m) >= step_count(rule_)) return;
     const std::uint64_t legal = free & step_legal_mask(rule_, free, stride, kSteps[m][0], kSteps[m][1]);
-    slot.legal[m] = legal;
+    legal_by[m] = legal;
     exits |= legal & st_.leaves_by[m];
   };
   [&]<std::size_t... M>(std::index_sequence<M...>) { (direction(std::integral_constant<std::size_t, M>{}), ...); }
   (std::make_index_sequence<8>{});
   for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((exits >> st_.point_ring_bit[static_cast<std::size_t>(i)]) & 1u) << i;
   slot.exitable = exitable;
+  std::uint64_t ok = 0;
+  for (std::size_t k = 0; k < st_.links.size(); ++k) {
+    const link& l = st_.links[k];
+    ok |= ((legal_by[l.legal_word] >> l.legal_bit) & 1u) << k;
+  }
+  slot.link_ok = ok;
 }
 
 void block_search::heap_up(std::size_t i) {
@@ -557,11 +567,12 @@ void block_search::expand(int s, std::uint32_t ingress) {
   std::uint64_t todo = 0;
   for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1)
     todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
+  todo &= cur.link_ok;
   int h_source = -1;
   cost_t h_value = 0;
   for (; todo; todo &= todo - 1) {
     const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-    if (vertices ? (cur.legal[0] & l.target_ring) == 0 : !((cur.legal[l.legal_word] >> l.legal_bit) & 1u)) continue;
+    if (vertices && (cur.free_ring & l.target_ring) == 0) continue;
     const cost_t ng = cur.g[l.source] + l.cost;
     int& ns = cur.neighbour[l.around];
     if (ns < 0) {
