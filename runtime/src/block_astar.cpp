@@ -145,6 +145,8 @@ struct block_search_state {
   // that leave the block by each move.
   std::array<std::uint8_t, kMaxBoundary> point_ring_bit;
   std::array<std::uint64_t, 8> leaves_by;
+  std::uint64_t all_links;       // a bit for each link
+  std::uint32_t linked_points;   // a bit for each boundary point with a link
   // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
   // A lower bound on the database cost between two boundary points in any block: the
@@ -380,6 +382,9 @@ void block_search::build_links() {
       st_.floor_cost[static_cast<std::size_t>(a)][static_cast<std::size_t>(c)] = d > unit ? d - unit : 0;
     }
   st_.floor_unit = unit;
+  st_.all_links = st_.links.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << st_.links.size()) - 1;
+  st_.linked_points = 0;
+  for (const link& l : st_.links) st_.linked_points |= 1u << l.source;
   st_.leaves_by.fill(0);
   if (!rule_.on_vertices())
     for (const link& l : st_.links) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
@@ -403,6 +408,12 @@ void block_search::prepare(block_slot& slot) const {
   for (int y = 0; y < b_; ++y) blocked |= ring_row(1, 4, 7, y) << ((y + 1) * stride);
   blocked |= ring_row(2, 5, 8, 0) << ((b_ + 1) * stride);  // the row below: SW, S, SE
   const std::uint64_t free = ~blocked & ((std::uint64_t{1} << (stride * stride)) - 1);
+  if (blocked == 0) {  // open ground, the common case on game maps: every link is legal
+    slot.free_ring = free;
+    slot.link_ok = rule_.on_vertices() ? ~std::uint64_t{0} : st_.all_links;
+    slot.exitable = st_.linked_points;
+    return;
+  }
   std::uint32_t exitable = 0;
   const int n = n_;
   if (rule_.on_vertices()) {
