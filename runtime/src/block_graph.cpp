@@ -10,62 +10,13 @@ namespace lddb {
 namespace {
 
 constexpr int kMaxPoints = block_graph::kMaxPoints;
-constexpr int kMaxStates = kMaxPoints * 9;  // 8 headings + the start's "none"
 
 struct key {
   cost_t cost = kUnreachable;
-  int extra = 0;  // turns (cells) or segments (vertices)
+  int extra = 0;  // segments
   friend bool operator<(const key& a, const key& b) {
     return a.cost != b.cost ? a.cost < b.cost : a.extra < b.extra;
   }
-};
-
-// A small binary min-heap of (key, state), ties to the lower state; stale entries are
-// skipped by the caller. Items are a trivial type so the array costs nothing to set up.
-class state_heap {
- public:
-  bool empty() const { return size_ == 0; }
-  void push(key k, int s) {
-    int i = size_++;
-    items_[static_cast<std::size_t>(i)] = {k.cost, k.extra, s};
-    while (i > 0) {
-      const int p = (i - 1) / 2;
-      if (!less(i, p)) break;
-      std::swap(items_[static_cast<std::size_t>(i)], items_[static_cast<std::size_t>(p)]);
-      i = p;
-    }
-  }
-  std::pair<key, int> pop() {
-    const item top = items_[0];
-    items_[0] = items_[static_cast<std::size_t>(--size_)];
-    int i = 0;
-    while (true) {
-      const int l = 2 * i + 1, r = l + 1;
-      int m = i;
-      if (l < size_ && less(l, m)) m = l;
-      if (r < size_ && less(r, m)) m = r;
-      if (m == i) break;
-      std::swap(items_[static_cast<std::size_t>(i)], items_[static_cast<std::size_t>(m)]);
-      i = m;
-    }
-    return {key{top.cost, top.extra}, top.state};
-  }
-
- private:
-  struct item {
-    cost_t cost;
-    int extra, state;
-  };
-  bool less(int a, int b) const {
-    const item& x = items_[static_cast<std::size_t>(a)];
-    const item& y = items_[static_cast<std::size_t>(b)];
-    if (x.cost != y.cost) return x.cost < y.cost;
-    if (x.extra != y.extra) return x.extra < y.extra;
-    return x.state < y.state;
-  }
-  // One push per improvement; a state improves at most once per incoming move.
-  std::array<item, kMaxStates * 8> items_;  // only [0, size_) is ever read
-  int size_ = 0;
 };
 
 // Euclidean lengths for every lattice vector of the largest block.
@@ -120,7 +71,6 @@ bool block_graph::sees(int u, int v) const {
 }
 
 void block_graph::search(int source, paths& out) const {
-  const int np = shape_.point_count();
   out.cost.fill(kUnreachable);
   out.best_state.fill(-1);
   if (!usable_[static_cast<std::size_t>(source)]) return;
@@ -162,56 +112,91 @@ void block_graph::search(int source, paths& out) const {
     return;
   }
 
+  // Cells. The least cost of every cell first (at most 25 cells: a scan beats a heap),
+  // then, over the moves that lie on least-cost paths only, the fewest turns: each state
+  // (cell, heading of the move that entered it) takes its turns from the states of the
+  // cell the move came from, cells taken in order of cost. This gives exactly the result
+  // of Dijkstra over the states keyed (cost, turns, state index) (the parent of a state
+  // is the first of its best predecessors that such a search would settle), several
+  // times faster, which Block A* pays twice a query.
   const int headings = step_count(rule_);
   const int none = headings;  // the start state's heading slot
   const int stride = headings + 1;
   out.stride = stride;
   const pattern_grid grid{code_, shape_.block()};
-  std::array<key, kMaxStates> best;
-  std::array<bool, kMaxStates> done{};
-  best.fill(key{});
-  state_heap heap;
-  // Each cell's legal moves, worked out once, on the first state settled there: a cell is
-  // settled with up to 9 headings and the moves do not depend on the heading.
-  std::array<std::uint8_t, kMaxPoints> moves;
-  std::uint64_t moves_known = 0;
-  const int start = source * stride + none;
-  best[static_cast<std::size_t>(start)] = {0, 0};
-  out.parent[static_cast<std::size_t>(start)] = -1;
-  heap.push(best[static_cast<std::size_t>(start)], start);
-  while (!heap.empty()) {
-    const auto [k, s] = heap.pop();
-    if (done[static_cast<std::size_t>(s)]) continue;
-    done[static_cast<std::size_t>(s)] = true;
-    const int cell = s / stride;
-    // The first state settled at a cell is its best: it fixes cost and path.
-    if (out.best_state[static_cast<std::size_t>(cell)] < 0) {
-      out.best_state[static_cast<std::size_t>(cell)] = s;
-      out.cost[static_cast<std::size_t>(cell)] = k.cost;
+  const int side = shape_.side();
+  std::array<std::uint8_t, kMaxPoints> moves{};  // legal moves of each settled cell
+  std::array<int, kMaxPoints> order;           // settled cells in order of cost
+  int settled = 0;
+  std::uint64_t open = std::uint64_t{1} << source, closed = 0;
+  out.cost[static_cast<std::size_t>(source)] = 0;
+  while (open) {
+    int u = __builtin_ctzll(open);
+    for (std::uint64_t m = open & (open - 1); m; m &= m - 1) {
+      const int v = __builtin_ctzll(m);
+      if (out.cost[static_cast<std::size_t>(v)] < out.cost[static_cast<std::size_t>(u)]) u = v;
     }
-    const point p = shape_.point_at(cell);
-    const int heading = s % stride;
-    if (!((moves_known >> cell) & 1u)) {
-      std::uint8_t legal = 0;
-      for (int m = 0; m < headings; ++m)
-        if (step_legal(rule_, grid, p.x, p.y, kSteps[static_cast<std::size_t>(m)][0], kSteps[static_cast<std::size_t>(m)][1]))
-          legal |= static_cast<std::uint8_t>(1u << m);
-      moves[static_cast<std::size_t>(cell)] = legal;
-      moves_known |= std::uint64_t{1} << cell;
-    }
-    for (unsigned left = moves[static_cast<std::size_t>(cell)]; left; left &= left - 1) {
-      const int m = __builtin_ctz(left);
+    open &= ~(std::uint64_t{1} << u);
+    closed |= std::uint64_t{1} << u;
+    order[static_cast<std::size_t>(settled++)] = u;
+    const point p = shape_.point_at(u);
+    std::uint8_t legal = 0;
+    for (int m = 0; m < headings; ++m) {
       const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
-      const key nk{k.cost + step_cost(rule_, dx, dy), k.extra + (heading != none && heading != m ? 1 : 0)};
-      const int ns = shape_.point_index({p.x + dx, p.y + dy}) * stride + m;
-      if (nk < best[static_cast<std::size_t>(ns)]) {
-        best[static_cast<std::size_t>(ns)] = nk;
-        out.parent[static_cast<std::size_t>(ns)] = s;
-        heap.push(nk, ns);
+      if (!step_legal(rule_, grid, p.x, p.y, dx, dy)) continue;
+      legal |= static_cast<std::uint8_t>(1u << m);
+      const int v = u + dy * side + dx;
+      if ((closed >> v) & 1u) continue;
+      const cost_t c = out.cost[static_cast<std::size_t>(u)] + step_cost(rule_, dx, dy);
+      if (c < out.cost[static_cast<std::size_t>(v)]) {
+        out.cost[static_cast<std::size_t>(v)] = c;
+        open |= std::uint64_t{1} << v;
+      }
+    }
+    moves[static_cast<std::size_t>(u)] = legal;
+  }
+
+  constexpr int kNone = 1 << 20;  // no least-cost path ends in this state
+  std::array<std::array<int, 9>, kMaxPoints> turns;
+  turns[static_cast<std::size_t>(source)].fill(kNone);
+  turns[static_cast<std::size_t>(source)][static_cast<std::size_t>(none)] = 0;
+  out.best_state[static_cast<std::size_t>(source)] = source * stride + none;
+  out.parent[static_cast<std::size_t>(source * stride + none)] = -1;
+  for (int k = 1; k < settled; ++k) {
+    const int c = order[static_cast<std::size_t>(k)];
+    const point pc = shape_.point_at(c);
+    auto& tc = turns[static_cast<std::size_t>(c)];
+    tc.fill(kNone);
+    int best_turns = kNone;
+    for (int m = 0; m < headings; ++m) {
+      const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
+      const int px = pc.x - dx, py = pc.y - dy;
+      if (px < 0 || py < 0 || px >= side || py >= side) continue;
+      const int pi = py * side + px;
+      if (!((closed >> pi) & 1u) || !((moves[static_cast<std::size_t>(pi)] >> m) & 1u)) continue;
+      if (out.cost[static_cast<std::size_t>(pi)] + step_cost(rule_, dx, dy) != out.cost[static_cast<std::size_t>(c)]) continue;
+      // The predecessor state giving the fewest turns; among equals the one settled first:
+      // fewer turns of its own, then the lower heading.
+      const auto& tp = turns[static_cast<std::size_t>(pi)];
+      int best = kNone, best_own = kNone, best_h = -1;
+      for (int h = 0; h <= none; ++h) {
+        const int own = tp[static_cast<std::size_t>(h)];
+        if (own == kNone) continue;
+        const int t = own + (h != m && h != none ? 1 : 0);
+        if (t < best || (t == best && own < best_own)) {
+          best = t;
+          best_own = own;
+          best_h = h;
+        }
+      }
+      tc[static_cast<std::size_t>(m)] = best;
+      out.parent[static_cast<std::size_t>(c * stride + m)] = pi * stride + best_h;
+      if (best < best_turns) {  // the cell's first settled state: fewest turns, lowest heading
+        best_turns = best;
+        out.best_state[static_cast<std::size_t>(c)] = c * stride + m;
       }
     }
   }
-  (void)np;
 }
 
 int block_graph::paths::path_to(int target, int* points) const {

@@ -300,9 +300,10 @@ struct pattern_grid {
 // point to every point of the block. This is the search the generator runs from every
 // boundary point and Block A* runs from its start and goal, so the two cannot disagree.
 //
-// Cells: Dijkstra over (cell, heading) states keyed (cost, turns): of all least-cost paths
-// the one with the fewest turns. Vertices: Dijkstra over the visibility graph of the
-// block's corners keyed (cost, segments). Remaining ties go to the lowest state index.
+// Cells: of all least-cost paths the one with the fewest turns, exactly as Dijkstra over
+// (cell, heading) states keyed (cost, turns) would find it. Vertices: Dijkstra over the
+// visibility graph of the block's corners keyed (cost, segments). Remaining ties go to
+// the lowest state index.
 class block_graph {
  public:
   static constexpr int kMaxPoints = (block_shape::kMaxBlock + 1) * (block_shape::kMaxBlock + 1);
