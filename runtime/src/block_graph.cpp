@@ -19,15 +19,19 @@ struct key {
   }
 };
 
-// Euclidean lengths for every lattice vector of the largest block.
-cost_t length(point a, point b) {
-  static const auto table = [] {
-    std::array<std::array<cost_t, block_shape::kMaxBlock + 1>, block_shape::kMaxBlock + 1> t{};
+// Euclidean lengths for every lattice vector of the largest block, by |dx| and |dy|.
+using length_table = std::array<std::array<cost_t, block_shape::kMaxBlock + 1>, block_shape::kMaxBlock + 1>;
+const length_table& lengths() {
+  static const length_table table = [] {
+    length_table t{};
     for (int dx = 0; dx <= block_shape::kMaxBlock; ++dx)
       for (int dy = 0; dy <= block_shape::kMaxBlock; ++dy) t[dx][dy] = euclid_cost(dx, dy);
     return t;
   }();
-  return table[static_cast<std::size_t>(std::abs(a.x - b.x))][static_cast<std::size_t>(std::abs(a.y - b.y))];
+  return table;
+}
+cost_t length(const length_table& t, point a, point b) {
+  return t[static_cast<std::size_t>(std::abs(a.x - b.x))][static_cast<std::size_t>(std::abs(a.y - b.y))];
 }
 
 }  // namespace
@@ -76,8 +80,21 @@ void block_graph::search(int source, paths& out) const {
   if (!usable_[static_cast<std::size_t>(source)]) return;
 
   if (rule_.on_vertices()) {
-    // Dense Dijkstra: at most 36 vertices, a scan beats a heap.
     out.stride = 1;
+    const length_table& table = lengths();  // once: the search reads it for every pair
+    if (code_ == 0) {
+      // An open block is convex: every vertex sees every other, and the straight segment
+      // is the one least-cost path with the fewest segments.
+      const point ps = shape_.point_at(source);
+      for (int v = 0; v < shape_.point_count(); ++v) {
+        out.cost[static_cast<std::size_t>(v)] = length(table, ps, shape_.point_at(v));
+        out.parent[static_cast<std::size_t>(v)] = source;
+        out.best_state[static_cast<std::size_t>(v)] = v;
+      }
+      out.parent[static_cast<std::size_t>(source)] = -1;
+      return;
+    }
+    // Dense Dijkstra: at most 36 vertices, a scan beats a heap.
     std::array<int, kMaxPoints> segments{};
     std::uint64_t open = std::uint64_t{1} << source, closed = 0;
     out.cost[static_cast<std::size_t>(source)] = 0;
@@ -100,7 +117,7 @@ void block_graph::search(int source, paths& out) const {
       const std::uint64_t candidates = lazy_ ? usable_mask_ & ~(std::uint64_t{1} << u) : visible_[static_cast<std::size_t>(u)];
       for (std::uint64_t m = candidates & ~closed; m; m &= m - 1) {
         const int v = __builtin_ctzll(m);
-        const key nk{ku.cost + length(pu, shape_.point_at(v)), ku.extra + 1};
+        const key nk{ku.cost + length(table, pu, shape_.point_at(v)), ku.extra + 1};
         if (nk < key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]} && sees(u, v)) {
           out.cost[static_cast<std::size_t>(v)] = nk.cost;
           segments[static_cast<std::size_t>(v)] = nk.extra;
