@@ -331,6 +331,11 @@ void expect_same_lookups(const database& db, const database_image& im, std::uint
       }
     }
   }
+  // The open block's costs, decoded at open for Block A*, against the reference.
+  const int n = s.boundary_count();
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      EXPECT_EQ(db.open_costs()[a * n + b], a == b ? cost_t{0} : ref.cost(0, a, b)) << "open_costs " << a << ", " << b;
 }
 
 // ============================================================================= round trips

@@ -143,6 +143,7 @@ struct database::impl {
   // Per transform t, an n x n matrix: the pair index of boundary points (a, b) after t
   // (0 on the diagonal, which views never read). Lets a cost_view skip the transforms.
   std::vector<std::uint16_t> pair_of;
+  std::vector<cost_t> open_costs;  // n x n, decoded (database::open_costs)
 
   cost_t decode(std::uint16_t v) const {
     if (v == kStoredUnreachable) return kUnreachable;
@@ -685,6 +686,12 @@ database::open_result database::impl::verify_and_adopt(std::unique_ptr<impl> sel
               static_cast<std::uint16_t>(shape.pair_index(shape.transform_boundary(t, a), shape.transform_boundary(t, b)));
   db->path_ = name;
   db->impl_ = std::move(self);
+  impl& m = *db->impl_;
+  const cost_view open = db->view(0);
+  m.open_costs.assign(static_cast<std::size_t>(n * n), 0);
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (a != b) m.open_costs[static_cast<std::size_t>(a * n + b)] = open.cost(a, b);
   database::open_result r;
   r.db = std::move(db);
   return r;
@@ -757,6 +764,8 @@ database::cost_view database::view(std::uint32_t code) const {
   v.diagonal_ = m.diagonal;
   return v;
 }
+
+const cost_t* database::open_costs() const { return impl_->open_costs.data(); }
 
 database::entry_ref database::entry(std::uint32_t code) const {
   const impl& m = *impl_;

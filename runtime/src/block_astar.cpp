@@ -531,12 +531,12 @@ void block_search::expand(int s, std::uint32_t ingress) {
     cur.prepared = true;
   }
   // Algorithm 1, line 5: every boundary point's g through the block from the ingress set:
-  // the min-plus product of ingress g-values and the block's costs, with the cost decoding
-  // chosen once, outside the loops. Only points that can hand a g-value on are updated.
+  // the min-plus product of ingress g-values and the block's costs, with the way costs are
+  // read (decoded already for an open block) chosen once, outside the loops. Only points
+  // that can hand a g-value on are updated.
   std::uint32_t changed = 0;
-  const database::cost_view costs = db_.view(cur.code);
   const std::uint32_t egress = cur.exitable;  // exitable points are usable
-  auto min_plus = [&](auto decode) {
+  auto min_plus = [&](auto cost) {
     for (std::uint32_t m = ingress; m; m &= m - 1) {
       const int y = __builtin_ctz(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
@@ -545,9 +545,9 @@ void block_search::expand(int s, std::uint32_t ingress) {
       for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
         const int x = __builtin_ctz(e);
         if (gy + floor_row[static_cast<std::size_t>(x)] >= cur.g[static_cast<std::size_t>(x)]) continue;  // cannot improve
-        const std::uint16_t v = costs.stored(y, x);
-        if (v == kStoredUnreachable) continue;
-        const cost_t total = gy + decode(v);
+        const cost_t c = cost(y, x);
+        if (c == kUnreachable) continue;
+        const cost_t total = gy + c;
         if (total < cur.g[static_cast<std::size_t>(x)]) {
           cur.g[static_cast<std::size_t>(x)] = total;
           cur.parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
@@ -556,10 +556,23 @@ void block_search::expand(int s, std::uint32_t ingress) {
       }
     }
   };
-  if (octile_pairs_)
-    min_plus([d = rule_.diagonal](std::uint16_t v) { return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d; });
-  else
-    min_plus([sh = db_.info().scale_log2](std::uint16_t v) { return cost_t{v} << (kCostShift - sh); });
+  if (cur.code == 0) {
+    // Open ground, the common block on game maps: its costs are kept decoded.
+    const cost_t* open = db_.open_costs();
+    min_plus([open, n = n_](int y, int x) { return open[y * n + x]; });
+  } else {
+    const database::cost_view costs = db_.view(cur.code);
+    if (octile_pairs_)
+      min_plus([&costs, d = rule_.diagonal](int y, int x) {
+        const std::uint16_t v = costs.stored(y, x);
+        return v == kStoredUnreachable ? kUnreachable : cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d;
+      });
+    else
+      min_plus([&costs, sh = db_.info().scale_log2](int y, int x) {
+        const std::uint16_t v = costs.stored(y, x);
+        return v == kStoredUnreachable ? kUnreachable : cost_t{v} << (kCostShift - sh);
+      });
+  }
   for (std::uint32_t m = changed; m; m &= m - 1) ++stats_.generated;
 
   // Line 6: hand on every point that changed here or arrived since the last expansion,

@@ -214,6 +214,10 @@ class database {
     cost_t diagonal_ = 0;
   };
   cost_view view(std::uint32_t code) const;
+  // The costs of the open block (pattern_code 0), decoded at open: row a, column b
+  // (boundary indices) of an n x n matrix, 0 on the diagonal. Most blocks of a game map are
+  // open, and Block A* reads these without a pattern lookup.
+  const cost_t* open_costs() const;
 
   // Ids behind a pattern, for dump tools and tests.
   struct entry_ref {
