@@ -55,6 +55,14 @@ std::shared_ptr<const lddb::database> shipped(int index, std::string* error) {
   return dbs[index];
 }
 
+// The shipped database of rule state.range(0); null after marking the benchmark skipped.
+std::shared_ptr<const lddb::database> database_for(benchmark::State& state) {
+  std::string error;
+  auto db = shipped(static_cast<int>(state.range(0)), &error);
+  if (!db) state.SkipWithError(error.c_str());
+  return db;
+}
+
 // A random start or goal on the bench map: a free cell, or for any-angle the top-left
 // corner of a free cell (always usable).
 lddb::point random_endpoint(std::mt19937& rng) {
@@ -70,9 +78,8 @@ using lddb::query;  // a start and a goal (lddb/batch.hpp)
 // Database lookup: one database::cost for a random pattern and pair of boundary points.
 // Operation: one lookup.
 void BM_CostLookup(benchmark::State& state) {
-  std::string error;
-  const auto db = shipped(static_cast<int>(state.range(0)), &error);
-  if (!db) return state.SkipWithError(error.c_str());
+  const auto db = database_for(state);
+  if (!db) return;
   const int n = db->shape().boundary_count();
   std::mt19937 rng(7);
   std::vector<std::uint32_t> codes(kInputs);
@@ -96,10 +103,9 @@ BENCHMARK(BM_CostLookup)->DenseRange(0, 2);
 // context and reused result. Operation: one expanded block (search_stats::expanded), so
 // the figure includes each query's share of initialisation and path reconstruction.
 void BM_BlockExpansion(benchmark::State& state) {
-  std::string error;
   const int index = static_cast<int>(state.range(0));
-  const auto db = shipped(index, &error);
-  if (!db) return state.SkipWithError(error.c_str());
+  const auto db = database_for(state);
+  if (!db) return;
   const lddb::grid_map& map = bench_map();
   const lddb::search_options opt(lddb::default_heuristic(db->movement()));
   lddb::search_context ctx;
@@ -212,10 +218,9 @@ BENCHMARK(BM_MapUpdate);
 // checks both endpoints, searches the start's and goal's blocks locally and seeds OPEN,
 // expanding nothing). Operation: one block_astar_begin.
 void BM_BlockAstarBegin(benchmark::State& state) {
-  std::string error;
   const int index = static_cast<int>(state.range(0));
-  const auto db = shipped(index, &error);
-  if (!db) return state.SkipWithError(error.c_str());
+  const auto db = database_for(state);
+  if (!db) return;
   const lddb::grid_map& map = bench_map();
   const lddb::search_options opt(lddb::default_heuristic(db->movement()));
   lddb::search_context ctx;
