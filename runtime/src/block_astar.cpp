@@ -410,7 +410,7 @@ void block_search::prepare(block_slot& slot) const {
   const std::uint64_t free = ~blocked & ((std::uint64_t{1} << (stride * stride)) - 1);
   if (blocked == 0) {  // open ground, the common case on game maps: every link is legal
     slot.free_ring = free;
-    slot.link_ok = rule_.on_vertices() ? ~std::uint64_t{0} : st_.all_links;
+    slot.link_ok = st_.all_links;
     slot.exitable = st_.linked_points;
     return;
   }
@@ -419,7 +419,7 @@ void block_search::prepare(block_slot& slot) const {
   if (rule_.on_vertices()) {
     // A boundary vertex hands on when it is usable here and in a block that shares it.
     slot.free_ring = free;
-    slot.link_ok = ~std::uint64_t{0};  // checked against free_ring when handed on
+    slot.link_ok = st_.all_links;  // each checked against free_ring when handed on
     for (int i = 0; i < n; ++i)
       exitable |= static_cast<std::uint32_t>((free & st_.own_ring[static_cast<std::size_t>(i)]) != 0 &&
                                              (free & st_.other_ring[static_cast<std::size_t>(i)]) != 0)
