@@ -141,10 +141,6 @@ struct block_search_state {
   int links_block = 0;
   std::vector<link> links;
   std::array<std::uint64_t, kMaxBoundary> point_links;  // bit k: links[k] starts here
-  // Cells: each boundary point's bit in the ring mask, and the ring bits of block cells
-  // that leave the block by each move.
-  std::array<std::uint8_t, kMaxBoundary> point_ring_bit;
-  std::array<std::uint64_t, 8> leaves_by;
   std::uint64_t all_links;       // a bit for each link
   std::uint32_t linked_points;   // a bit for each boundary point with a link
   // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
@@ -348,7 +344,6 @@ void block_search::build_links() {
   for (int i = 0; i < n_; ++i) {
     st_.point_links[static_cast<std::size_t>(i)] = 0;
     const point p = shape_.boundary_point(i);
-    st_.point_ring_bit[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>((p.y + 1) * (b_ + 2) + (p.x + 1));
     st_.own_ring[static_cast<std::size_t>(i)] = vertex_ring(p, 0, 0);
     st_.other_ring[static_cast<std::size_t>(i)] = 0;
     for (int ox = -1; ox <= 1; ++ox)
@@ -385,9 +380,6 @@ void block_search::build_links() {
   st_.all_links = st_.links.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << st_.links.size()) - 1;
   st_.linked_points = 0;
   for (const link& l : st_.links) st_.linked_points |= 1u << l.source;
-  st_.leaves_by.fill(0);
-  if (!rule_.on_vertices())
-    for (const link& l : st_.links) st_.leaves_by[l.legal_word] |= std::uint64_t{1} << l.legal_bit;
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
@@ -430,24 +422,23 @@ void block_search::prepare(block_slot& slot) const {
   // Cells: the rule's moves for all the block's cells at once, one mask per direction,
   // each direction known at compile time so that the shifts in step_legal_mask need no
   // branches.
-  std::uint64_t exits = 0;
   std::array<std::uint64_t, 8> legal_by{};
   auto direction = [&](auto m) {
     if (static_cast<int>(m) >= step_count(rule_)) return;
     const std::uint64_t legal = free & step_legal_mask(rule_, free, stride, kSteps[m][0], kSteps[m][1]);
     legal_by[m] = legal;
-    exits |= legal & st_.leaves_by[m];
   };
   [&]<std::size_t... M>(std::index_sequence<M...>) { (direction(std::integral_constant<std::size_t, M>{}), ...); }
   (std::make_index_sequence<8>{});
-  for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((exits >> st_.point_ring_bit[static_cast<std::size_t>(i)]) & 1u) << i;
-  slot.exitable = exitable;
   std::uint64_t ok = 0;
   for (std::size_t k = 0; k < st_.links.size(); ++k) {
     const link& l = st_.links[k];
     ok |= ((legal_by[l.legal_word] >> l.legal_bit) & 1u) << k;
   }
   slot.link_ok = ok;
+  // A point can hand a g-value on when one of its links is legal.
+  for (int i = 0; i < n; ++i) exitable |= static_cast<std::uint32_t>((ok & st_.point_links[static_cast<std::size_t>(i)]) != 0) << i;
+  slot.exitable = exitable;
 }
 
 void block_search::heap_up(std::size_t i) {
