@@ -656,6 +656,62 @@ std::vector<vertex_case> vertex_cases() {
 INSTANTIATE_TEST_SUITE_P(Rules, GeneratedVertices, ::testing::ValuesIn(vertex_cases()),
                          [](const ::testing::TestParamInfo<vertex_case>& i) { return i.param.label; });
 
+// Open squares (search_options::open_squares, on by default) against the paper's fixed
+// blocks on the same queries. A square only adds straight segments and drops the vertices
+// inside it, so its paths are never longer (up to the rounding of stored lengths), always
+// legal by the independent checker, and open ground takes fewer expansions.
+TEST(OpenSquares, NeverLongerThanFixedBlocksAndFewerExpansionsOnOpenGround) {
+  struct map_case {
+    std::string name;
+    std::function<grid_map(int)> make;
+    bool open;  // mostly open ground: squares must cut the expansions
+  };
+  const std::vector<map_case> maps = {
+      {"empty 61x47", [](int b) { return grid_map(61, 47, b); }, true},
+      {"make_rooms_map(70,54,16,3)", [](int b) { return lddb::make_rooms_map(70, 54, 16, 3, b); }, true},
+      {"make_random_map(53,41,10,8)", [](int b) { return lddb::make_random_map(53, 41, 10, 8, b); }, false},
+      {"make_maze_map(45,45,5,2)", [](int b) { return lddb::make_maze_map(45, 45, 5, 2, b); }, false},
+  };
+  const std::vector<std::pair<rule, int>> rules = {
+      {rule::any_angle(), 4}, {rule::any_angle(), 3}, {rule::any_angle(), 2}, {rule::any_angle(lddb::squeezing::allowed), 4}};
+  for (const auto& [movement, b] : rules) {
+    const lddb::database& db = db_for(movement, b);
+    lddb::search_options fixed(lddb::default_heuristic(movement));
+    fixed.open_squares = false;
+    const lddb::search_options squares(lddb::default_heuristic(movement));
+    lddb::search_context ctx;
+    for (const map_case& mc : maps) {
+      const grid_map map = mc.make(b);
+      const oracle::grid og = to_oracle(map);
+      lddb_test::rng rng{static_cast<std::uint64_t>(b) * 101 + mc.name.size()};
+      std::uint64_t expanded_fixed = 0, expanded_squares = 0;
+      double length_fixed = 0, length_squares = 0;
+      for (int q = 0; q < 40; ++q) {
+        const point s = lddb_test::random_free_cell(rng, map), t = lddb_test::random_free_cell(rng, map);
+        const search_result a = lddb::block_astar(db, map, s, t, fixed, ctx);
+        const search_result c = lddb::block_astar(db, map, s, t, squares, ctx);
+        const std::string at = where(mc.name + " b=" + std::to_string(b), movement, s, t);
+        ASSERT_EQ(a.status, c.status) << at;
+        if (!c.found()) continue;
+        const std::string problem = path_problem(movement, og, s, t, c);
+        EXPECT_EQ(problem, "") << at << "\n  open squares: " << result_text(c) << "\n  path: " << path_text(c.path);
+        EXPECT_LE(c.length, a.length + 1e-3 * static_cast<double>(a.path.size() + 2))
+            << at << "\n  open squares: " << result_text(c) << "\n  fixed blocks: " << result_text(a);
+        expanded_fixed += a.stats.expanded;
+        expanded_squares += c.stats.expanded;
+        length_fixed += a.length;
+        length_squares += c.length;
+      }
+      const std::string label = mc.name + " " + rule_text(movement) + " b=" + std::to_string(b);
+      EXPECT_LE(length_squares, length_fixed + 1e-6) << label;
+      if (mc.open) {
+        EXPECT_LT(expanded_squares, expanded_fixed) << label;
+        EXPECT_LT(length_squares, length_fixed) << label;
+      }
+    }
+  }
+}
+
 // The visibility-graph oracle itself, against oracle::least_cost over every vertex.
 TEST(VisibilityOracle, AgreesWithTheFullVertexOracle) {
   failures fails;

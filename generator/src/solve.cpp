@@ -81,8 +81,7 @@ void store_vertex_path(const rule& r, const block_shape& shape, std::uint32_t co
     const point a = shape.point_at(kept[k - 1]), b = shape.point_at(kept[k]);
     total += euclid_cost(a.x - b.x, a.y - b.y);
   }
-  const int shift = kCostShift - cost_format_for(r).scale_log2;
-  e.costs[static_cast<std::size_t>(pair)] = checked_store((total + (cost_t{1} << (shift - 1))) >> shift, r);
+  e.costs[static_cast<std::size_t>(pair)] = checked_store(round_to_units(total, cost_format_for(r).scale_log2), r);
   paths.add(pair, kept + 1, nk - 2);
 }
 

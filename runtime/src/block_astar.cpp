@@ -8,6 +8,13 @@
 // cells, the very same vertex at cost 0 for corners). A neighbour whose points improved is
 // pushed with the least g + h among those points (line 8).
 //
+// Open squares (any-angle, b <= 4; search_options::open_squares): four blocks in an
+// aligned 2 x 2 group whose cells are all free form one node, a square of 2b x 2b cells.
+// Its boundary costs are straight-line lengths, rounded as the database rounds them, since
+// any segment inside a free square is legal. Open ground then takes fewer, larger
+// expansions, and paths across it bend less. A group that holds the start or the goal
+// stays four blocks, so that their local searches stay the database's.
+//
 // Per-query state lives in a pool of block slots found through a small hash table, so a
 // context grows with the blocks a query touches, not with the map, and is reused.
 #include <algorithm>
@@ -28,6 +35,9 @@ namespace lddb {
 namespace {
 
 constexpr int kMaxBoundary = 4 * block_shape::kMaxBlock;
+constexpr int kMaxSquareBlock = 4;                       // 8b boundary vertices fit a 32-bit mask
+constexpr int kSquarePoints = 8 * kMaxSquareBlock;       // an open square's boundary vertices
+constexpr std::uint32_t kSquareId = 0x80000000u;         // marks a square's id (its top-left block's)
 constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
@@ -47,9 +57,10 @@ struct parent_ref {
 
 struct block_slot {
   std::uint32_t block_id;
-  int bx, by;
+  int bx, by;    // the block, or a square's top-left block
   std::uint32_t code;
   std::uint32_t ingress;  // boundary points improved since the last expansion
+  int ext;                // a square's points: square_state[ext]
   cost_t heap_value;      // kUnreachable when not in OPEN
   cost_t heap_h;          // h of the point that gave heap_value: ties go to the deeper block
   int heap_pos;           // the block's index in the heap, -1 when not in OPEN
@@ -58,6 +69,7 @@ struct block_slot {
   // legal moves out of this block, and the boundary points with at least one. A point
   // without one cannot hand a g-value on, so the min-plus product skips it.
   bool prepared;
+  bool square;  // an open square of 2 x 2 blocks (any-angle)
   std::uint32_t exitable;
   // Cells: bit k of link_ok is set when links[k] is a legal move out of this block, worked
   // out once in prepare so that handing on does not branch on it (such branches mispredict on
@@ -66,7 +78,9 @@ struct block_slot {
   // (its source is usable, having a g-value).
   std::uint64_t link_ok;
   std::uint64_t free_ring;
-  std::array<int, 9> neighbour;  // slots of the blocks around (-1: not known yet), by link::around
+  // Slots of the blocks around (-1: not known yet), by ring position (ring_index). A block
+  // of a square maps to the square's slot.
+  std::array<int, 9> neighbour;
   std::array<cost_t, kMaxBoundary> g;
   std::array<parent_ref, kMaxBoundary> parent;
 };
@@ -77,14 +91,23 @@ struct block_slot {
 struct link {
   std::uint8_t source;     // boundary index in this block
   std::uint8_t target;     // boundary index in the neighbour
-  std::uint8_t around;     // the neighbour, (ox + 1) * 3 + (oy + 1)
+  std::uint8_t around;     // the neighbour's ring position: (ox + 1) * 3 + (oy + 1), squares (ox + 1) * 4 + (oy + 1)
   std::int8_t ox, oy;      // neighbour block offset
   std::int8_t dx, dy;      // the move (cells); 0, 0 for a shared vertex
   std::uint8_t legal_word, legal_bit;  // cells: where block_slot::legal says if the link is legal
-  std::uint64_t target_ring;  // vertices: the target's cells in the neighbour, as ring bits (see prepare)
+  std::uint64_t target_ring;  // vertices: the target's cells in the neighbour, as ring bits (see prepare);
+                              // from a square, as pattern bits of the neighbouring block
   cost_t cost;
 };
 constexpr int kMaxLinks = 64;
+
+// An open square's points and neighbours, kept apart so that a block slot, the common
+// case and the only one for cell rules, stays small.
+struct square_nodes {
+  std::array<cost_t, kSquarePoints> g;
+  std::array<parent_ref, kSquarePoints> parent;
+  std::array<int, 16> neighbour;  // by ring position, 4 x 4 around the square
+};
 
 }  // namespace
 
@@ -154,6 +177,18 @@ struct block_search_state {
 
   std::array<block_graph::paths, kMaxStarts> start_paths, goal_paths;
   std::vector<point> scratch;  // path reconstruction, kept for its capacity
+
+  // Open squares (build_squares), for the links' rule and block size; `squares` says
+  // whether this query uses them.
+  bool squares = false;
+  int square_side = 0;  // 2b cells
+  std::vector<square_nodes> square_state;  // the first squares_used belong to this query
+  std::size_t squares_used = 0;
+  std::vector<link> square_links;
+  std::array<std::uint64_t, kSquarePoints> square_point_links;
+  std::array<point, kSquarePoints> square_points;            // boundary index -> vertex (square coordinates)
+  std::array<int, (2 * kMaxSquareBlock + 1) * (2 * kMaxSquareBlock + 1)> square_index;  // vertex -> boundary index, -1 inside
+  std::array<std::array<cost_t, kSquarePoints>, kSquarePoints> square_cost;
 };
 
 void destroy_state(block_search_state* s) { delete s; }
@@ -162,7 +197,8 @@ std::size_t state_bytes(const block_search_state* s) {
   std::size_t n = sizeof(*s) + s->slots.capacity() * sizeof(block_slot) +
                   s->table.capacity() * sizeof(block_search_state::bucket) + s->heap.capacity() * sizeof(block_search_state::heap_entry) +
                   s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int);
-  n += s->links.capacity() * sizeof(link);
+  n += (s->links.capacity() + s->square_links.capacity()) * sizeof(link);
+  n += s->square_state.capacity() * sizeof(square_nodes);
   return n;
 }
 
@@ -203,7 +239,31 @@ class block_search {
  private:
   // ---- slots
   int slot_of(int bx, int by);  // creates the slot when the query has not touched the block
-  void prepare(block_slot& slot) const;
+  bool open_square(int sx, int sy) const;  // is the group with top-left block (sx, sy) a square?
+  int points(const block_slot& s) const { return s.square ? 8 * b_ : n_; }
+  cost_t* g_of(block_slot& s) const { return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].g.data() : s.g.data(); }
+  const cost_t* g_of(const block_slot& s) const {
+    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].g.data() : s.g.data();
+  }
+  parent_ref* parent_of(block_slot& s) const {
+    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].parent.data() : s.parent.data();
+  }
+  const parent_ref* parent_of(const block_slot& s) const {
+    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].parent.data() : s.parent.data();
+  }
+  int* neighbours_of(block_slot& s) const {
+    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].neighbour.data() : s.neighbour.data();
+  }
+  const int* neighbours_of(const block_slot& s) const {
+    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].neighbour.data() : s.neighbour.data();
+  }
+  static int ring_index(const block_slot& of, int bx, int by) {
+    const int rx = bx - of.bx + 1, ry = by - of.by + 1;
+    return of.square ? rx * 4 + ry : rx * 3 + ry;
+  }
+  void build_squares();
+  [[gnu::always_inline]] inline void prepare(block_slot& slot) const;  // inlined: its call cost showed (callgrind)
+  void prepare_square(block_slot& slot) const;
   void reset();
   void build_links();
 
@@ -225,14 +285,20 @@ class block_search {
   int heap_pop();
 
   // ---- geometry
-  point global(const block_slot& s, int boundary) const {
+  point global_block(const block_slot& s, int boundary) const {  // s is not a square
     const point p = shape_.boundary_point(boundary);
+    return {s.bx * b_ + p.x, s.by * b_ + p.y};
+  }
+  point global(const block_slot& s, int boundary) const {
+    const point p = s.square ? st_.square_points[static_cast<std::size_t>(boundary)] : shape_.boundary_point(boundary);
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
   cost_t h(point p) const { return heuristic_cost(opt_.heuristic, rule_, p.x, p.y, goal_.x, goal_.y); }
   // Blocks holding point p (cells: one; vertices: up to four), with p's local point.
   int containing_blocks(point p, std::array<std::pair<point, point>, kMaxStarts>& out) const;
 
+  // kSquares: this query may meet open squares (st_.squares); false compiles them out.
+  template <bool kSquares>
   void expand(int s, std::uint32_t ingress);
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
@@ -258,6 +324,7 @@ class block_search {
 
 void block_search::reset() {
   st_.used = 0;
+  st_.squares_used = 0;
   st_.heap.clear();
   st_.candidate.clear();
   if (st_.table.empty()) st_.table.assign(1024, {0, 0, 0});
@@ -267,9 +334,27 @@ void block_search::reset() {
   }
 }
 
+bool block_search::open_square(int sx, int sy) const {
+  if (sx + 1 >= map_.blocks_x() || sy + 1 >= map_.blocks_y()) return false;
+  if ((map_.block_code(sx, sy) | map_.block_code(sx + 1, sy) | map_.block_code(sx, sy + 1) |
+       map_.block_code(sx + 1, sy + 1)) != 0)
+    return false;
+  // The start and goal keep their blocks (and their local searches): not a square that
+  // holds either, on its border included.
+  const int x0 = sx * b_, y0 = sy * b_, x1 = x0 + 2 * b_, y1 = y0 + 2 * b_;
+  auto inside = [&](point p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
+  return !inside(start_) && !inside(goal_);
+}
+
 int block_search::slot_of(int bx, int by) {
-  const auto id = static_cast<std::uint32_t>(by) * static_cast<std::uint32_t>(map_.blocks_x()) +
-                  static_cast<std::uint32_t>(bx);
+  const bool square = st_.squares && open_square(bx & ~1, by & ~1);
+  if (square) {
+    bx &= ~1;
+    by &= ~1;
+  }
+  const auto id = (static_cast<std::uint32_t>(by) * static_cast<std::uint32_t>(map_.blocks_x()) +
+                   static_cast<std::uint32_t>(bx)) |
+                  (square ? kSquareId : 0u);
   auto& table = st_.table;
   std::size_t mask = table.size() - 1;
   std::size_t i = (id * 0x9E3779B1u) & mask;
@@ -299,15 +384,25 @@ int block_search::slot_of(int bx, int by) {
   slot.block_id = id;
   slot.bx = bx;
   slot.by = by;
-  slot.code = map_.block_code(bx, by);
+  slot.square = square;
+  slot.code = square ? 0 : map_.block_code(bx, by);
   slot.ingress = 0;
   slot.heap_value = kUnreachable;
   slot.heap_h = kUnreachable;
   slot.heap_pos = -1;
   slot.goal_index = -1;
   slot.prepared = false;
-  slot.g.fill(kUnreachable);
-  slot.neighbour.fill(-1);
+  if (square) {
+    if (st_.squares_used == st_.square_state.size()) st_.square_state.emplace_back();
+    slot.ext = static_cast<int>(st_.squares_used++);
+    square_nodes& sq = st_.square_state[static_cast<std::size_t>(slot.ext)];
+    sq.g.fill(kUnreachable);
+    sq.neighbour.fill(-1);
+  } else {
+    slot.ext = -1;
+    slot.g.fill(kUnreachable);
+    slot.neighbour.fill(-1);
+  }
   st_.candidate.push_back({kUnreachable, 0});
   return s;
 }
@@ -380,11 +475,79 @@ void block_search::build_links() {
   st_.all_links = st_.links.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << st_.links.size()) - 1;
   st_.linked_points = 0;
   for (const link& l : st_.links) st_.linked_points |= 1u << l.source;
+  build_squares();
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
 
-void block_search::prepare(block_slot& slot) const {
+void block_search::build_squares() {
+  st_.square_links.clear();
+  st_.square_side = 0;
+  if (!rule_.on_vertices() || b_ > kMaxSquareBlock) return;
+  const int side = 2 * b_, stride = side + 1, n = 4 * side;
+  st_.square_side = side;
+  // Boundary vertices clockwise from the top-left, as block_shape numbers a block's.
+  st_.square_index.fill(-1);
+  int k = 0;
+  auto add_point = [&](int x, int y) {
+    st_.square_points[static_cast<std::size_t>(k)] = {x, y};
+    st_.square_index[static_cast<std::size_t>(y * stride + x)] = k++;
+  };
+  for (int x = 0; x < side; ++x) add_point(x, 0);
+  for (int y = 0; y < side; ++y) add_point(side, y);
+  for (int x = side; x > 0; --x) add_point(x, side);
+  for (int y = side; y > 0; --y) add_point(0, y);
+  // Straight segments, each rounded as the generator rounds a stored length.
+  const int scale = db_.info().scale_log2;
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < n; ++c) {
+      const point pa = st_.square_points[static_cast<std::size_t>(a)], pc = st_.square_points[static_cast<std::size_t>(c)];
+      st_.square_cost[static_cast<std::size_t>(a)][static_cast<std::size_t>(c)] =
+          round_to_units(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale) << (kCostShift - scale);
+    }
+  // Links: from each boundary vertex to every block around the square that holds it.
+  for (int i = 0; i < n; ++i) {
+    st_.square_point_links[static_cast<std::size_t>(i)] = 0;
+    const point p = st_.square_points[static_cast<std::size_t>(i)];
+    for (int ox = -1; ox <= 2; ++ox)
+      for (int oy = -1; oy <= 2; ++oy) {
+        if (ox >= 0 && ox <= 1 && oy >= 0 && oy <= 1) continue;  // the square's own blocks
+        if (p.x < ox * b_ || p.x > ox * b_ + b_ || p.y < oy * b_ || p.y > oy * b_ + b_) continue;
+        std::uint64_t cells = 0;  // the vertex's cells in that block, as its pattern bits
+        for (int cy = p.y - 1; cy <= p.y; ++cy)
+          for (int cx = p.x - 1; cx <= p.x; ++cx) {
+            const int lx = cx - ox * b_, ly = cy - oy * b_;
+            if (lx >= 0 && lx < b_ && ly >= 0 && ly < b_) cells |= std::uint64_t{1} << (ly * b_ + lx);
+          }
+        st_.square_point_links[static_cast<std::size_t>(i)] |= std::uint64_t{1} << st_.square_links.size();
+        st_.square_links.push_back({static_cast<std::uint8_t>(i), 0, static_cast<std::uint8_t>((ox + 1) * 4 + (oy + 1)),
+                                    static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, cells, 0});
+      }
+  }
+  if (st_.square_links.size() > kMaxLinks) throw std::logic_error("block_astar: more square links than a 64-bit mask holds");
+}
+
+void block_search::prepare_square(block_slot& slot) const {
+  // Every cell is free, so each boundary vertex is usable here; a link is legal when one
+  // of the vertex's cells in the block it leads to is free.
+  std::array<std::uint32_t, 16> codes;  // by ring position
+  for (int ox = -1; ox <= 2; ++ox)
+    for (int oy = -1; oy <= 2; ++oy)
+      codes[static_cast<std::size_t>((ox + 1) * 4 + (oy + 1))] = map_.block_code(slot.bx + ox, slot.by + oy);
+  std::uint64_t ok = 0;
+  std::uint32_t exitable = 0;
+  for (std::size_t k = 0; k < st_.square_links.size(); ++k) {
+    const link& l = st_.square_links[k];
+    if ((~codes[l.around] & l.target_ring) == 0) continue;
+    ok |= std::uint64_t{1} << k;
+    exitable |= 1u << l.source;
+  }
+  slot.link_ok = ok;
+  slot.exitable = exitable;
+  slot.free_ring = 0;
+}
+
+inline void block_search::prepare(block_slot& slot) const {
   std::array<std::uint32_t, 9> codes;  // by link::around
   for (int k = 0; k < 9; ++k) codes[static_cast<std::size_t>(k)] = map_.block_code(slot.bx + k / 3 - 1, slot.by + k % 3 - 1);
   // The block and the ring of cells around it as one mask, bit (y + 1) * (b + 2) + (x + 1)
@@ -511,14 +674,27 @@ int block_search::containing_blocks(point p, std::array<std::pair<point, point>,
   return count;
 }
 
+template <bool kSquares>
 void block_search::expand(int s, std::uint32_t ingress) {
-  // At most 8 new neighbours: with room for them, slot references stay valid below.
-  if (st_.slots.capacity() < st_.used + 9) st_.slots.reserve(2 * (st_.used + 9));
+  // At most 12 new neighbours (around a square): with room for them, slot references and
+  // square point arrays stay valid below.
+  if (st_.slots.capacity() < st_.used + 13) st_.slots.reserve(2 * (st_.used + 13));
+  if (kSquares && st_.square_state.capacity() < st_.squares_used + 13) st_.square_state.reserve(2 * (st_.squares_used + 13));
   block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
+  cost_t* const cur_g = kSquares ? g_of(cur) : cur.g.data();
+  parent_ref* const cur_parent = kSquares ? parent_of(cur) : cur.parent.data();
+  int* const neighbour = kSquares ? neighbours_of(cur) : cur.neighbour.data();
   ++stats_.expanded;
-  if (expanded_) expanded_->push_back({cur.bx, cur.by});
+  if (expanded_) {  // for pictures: a square is its four blocks
+    expanded_->push_back({cur.bx, cur.by});
+    if (cur.square)
+      for (const point d : {point{1, 0}, point{0, 1}, point{1, 1}}) expanded_->push_back({cur.bx + d.x, cur.by + d.y});
+  }
   if (!cur.prepared) {
-    prepare(cur);
+    if (kSquares && cur.square)
+      prepare_square(cur);
+    else
+      prepare(cur);
     cur.prepared = true;
   }
   // Algorithm 1, line 5: every boundary point's g through the block from the ingress set:
@@ -527,39 +703,58 @@ void block_search::expand(int s, std::uint32_t ingress) {
   // that can hand a g-value on are updated.
   std::uint32_t changed = 0;
   const std::uint32_t egress = cur.exitable;  // exitable points are usable
-  auto min_plus = [&](auto cost) {
+  auto min_plus = [&](auto& g, auto& parent, const auto& floor, auto cost) {
     for (std::uint32_t m = ingress; m; m &= m - 1) {
       const int y = __builtin_ctz(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
-      const cost_t gy = cur.g[static_cast<std::size_t>(y)];
-      const auto& floor_row = st_.floor_cost[static_cast<std::size_t>(y)];
+      const cost_t gy = g[static_cast<std::size_t>(y)];
+      const auto& floor_row = floor[static_cast<std::size_t>(y)];
       for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
         const int x = __builtin_ctz(e);
-        if (gy + floor_row[static_cast<std::size_t>(x)] >= cur.g[static_cast<std::size_t>(x)]) continue;  // cannot improve
+        if (gy + floor_row[static_cast<std::size_t>(x)] >= g[static_cast<std::size_t>(x)]) continue;  // cannot improve
         const cost_t c = cost(y, x);
         if (c == kUnreachable) continue;
         const cost_t total = gy + c;
-        if (total < cur.g[static_cast<std::size_t>(x)]) {
-          cur.g[static_cast<std::size_t>(x)] = total;
-          cur.parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
+        if (total < g[static_cast<std::size_t>(x)]) {
+          g[static_cast<std::size_t>(x)] = total;
+          parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
           changed |= 1u << x;
         }
       }
     }
   };
-  if (cur.code == 0) {
+  if (kSquares && cur.square) {
+    const auto& table = st_.square_cost;
+    square_nodes& sq = st_.square_state[static_cast<std::size_t>(cur.ext)];
+    // Its costs are exact straight lines, all finite: one comparison each, no floor.
+    for (std::uint32_t m = ingress; m; m &= m - 1) {
+      const int y = __builtin_ctz(m);
+      if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
+      const cost_t gy = sq.g[static_cast<std::size_t>(y)];
+      const auto& row = table[static_cast<std::size_t>(y)];
+      for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
+        const int x = __builtin_ctz(e);
+        const cost_t total = gy + row[static_cast<std::size_t>(x)];
+        if (total < sq.g[static_cast<std::size_t>(x)]) {
+          sq.g[static_cast<std::size_t>(x)] = total;
+          sq.parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
+          changed |= 1u << x;
+        }
+      }
+    }
+  } else if (cur.code == 0) {
     // Open ground, the common block on game maps: its costs are kept decoded.
     const cost_t* open = db_.open_costs();
-    min_plus([open, n = n_](int y, int x) { return open[y * n + x]; });
+    min_plus(cur.g, cur.parent, st_.floor_cost, [open, n = n_](int y, int x) { return open[y * n + x]; });
   } else {
     const database::cost_view costs = db_.view(cur.code);
     if (octile_pairs_)
-      min_plus([&costs, d = rule_.diagonal](int y, int x) {
+      min_plus(cur.g, cur.parent, st_.floor_cost, [&costs, d = rule_.diagonal](int y, int x) {
         const std::uint16_t v = costs.stored(y, x);
         return v == kStoredUnreachable ? kUnreachable : cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * d;
       });
     else
-      min_plus([&costs, sh = db_.info().scale_log2](int y, int x) {
+      min_plus(cur.g, cur.parent, st_.floor_cost, [&costs, sh = db_.info().scale_log2](int y, int x) {
         const std::uint16_t v = costs.stored(y, x);
         return v == kStoredUnreachable ? kUnreachable : cost_t{v} << (kCostShift - sh);
       });
@@ -577,39 +772,61 @@ void block_search::expand(int s, std::uint32_t ingress) {
   if (vertices)
     for (std::uint32_t m = ingress & ~changed; m; m &= m - 1) {
       const int y = __builtin_ctz(m);
-      if (cur.parent[static_cast<std::size_t>(y)].kind == via::neighbour) hand_on &= ~(1u << y);
+      if (cur_parent[y].kind == via::neighbour) hand_on &= ~(1u << y);
     }
-  std::uint64_t todo = 0;
-  for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1)
-    todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
-  todo &= cur.link_ok;
-  int h_source = -1;
-  cost_t h_value = 0;
-  for (; todo; todo &= todo - 1) {
-    const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-    if (vertices && (cur.free_ring & l.target_ring) == 0) continue;
-    const cost_t ng = cur.g[l.source] + l.cost;
-    int& ns = cur.neighbour[l.around];
-    if (ns < 0) {
-      ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
-      st_.slots[static_cast<std::size_t>(ns)].neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+  // With squares in play a link's target and way back depend on the two slots' shapes;
+  // without them (cell rules, or squares off) they are the link's own, as in the paper.
+  {
+    const bool square = kSquares && cur.square;
+    const std::vector<link>& links = square ? st_.square_links : st_.links;
+    const std::uint64_t* point_links = square ? st_.square_point_links.data() : st_.point_links.data();
+    std::uint64_t todo = 0;
+    for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1) todo |= point_links[__builtin_ctz(m)];
+    todo &= cur.link_ok;
+    int h_source = -1;
+    cost_t h_value = 0;
+    for (; todo; todo &= todo - 1) {
+      const link& l = links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+      if (vertices && !square && (cur.free_ring & l.target_ring) == 0) continue;  // a square's link_ok says it
+      const cost_t ng = cur_g[l.source] + l.cost;
+      int& ns = neighbour[l.around];
+      if (ns < 0) {
+        ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
+        block_slot& fresh = st_.slots[static_cast<std::size_t>(ns)];
+        if (!kSquares || (!square && !fresh.square)) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+      }
+      block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
+      std::uint32_t target = l.target;
+      std::uint32_t back = 8u - l.around;  // where nb finds this slot (walk_back)
+      if constexpr (kSquares) {
+        if (square || nb.square) {
+          // The same vertex, numbered in nb; and a block of this slot that holds it,
+          // placed in nb's ring.
+          const point p = square ? st_.square_points[l.source] : shape_.boundary_point(l.source);
+          const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
+          target = static_cast<std::uint32_t>(nb.square ? st_.square_index[static_cast<std::size_t>(vy * (st_.square_side + 1) + vx)]
+                                                        : shape_.boundary_index({vx, vy}));
+          back = static_cast<std::uint32_t>(ring_index(nb, cur.bx + (square && p.x > b_), cur.by + (square && p.y > b_)));
+        }
+      }
+      cost_t* const nb_g = kSquares ? g_of(nb) : nb.g.data();
+      if (ng >= nb_g[target]) continue;
+      nb_g[target] = ng;
+      (kSquares ? parent_of(nb) : nb.parent.data())[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
+      if constexpr (kSquares) neighbours_of(nb)[back] = s;
+      nb.ingress |= 1u << target;
+      ++stats_.generated;
+      // A vertex is the same point in every block that shares it, so its h is worked out
+      // once for all the links from it (links come in order of source).
+      if (!vertices || l.source != h_source) {
+        h_value = h(kSquares ? global(nb, static_cast<int>(target)) : global_block(nb, static_cast<int>(target)));
+        h_source = l.source;
+      }
+      const cost_t hn = h_value;
+      block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
+      if (cand.f == kUnreachable) st_.touched.push_back(ns);
+      if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
     }
-    block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-    if (ng >= nb.g[l.target]) continue;
-    nb.g[l.target] = ng;
-    nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
-    nb.ingress |= 1u << l.target;
-    ++stats_.generated;
-    // A vertex is the same point in every block that shares it, so its h is worked out
-    // once for all the links from it (links come in order of source).
-    if (!vertices || l.source != h_source) {
-      h_value = h(global(nb, l.target));
-      h_source = l.source;
-    }
-    const cost_t hn = h_value;
-    block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
-    if (cand.f == kUnreachable) st_.touched.push_back(ns);
-    if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
   }
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
   for (int ns : st_.touched) {
@@ -629,6 +846,7 @@ bool block_search::begin(search_result& r) {
   if (!prepare_endpoints(rule_, map_, start_, goal_, opt_, r)) return false;
   reset();
   build_links();
+  st_.squares = opt_.open_squares && st_.square_side != 0;
 
   // Goal blocks first, so a start block that also holds the goal sees it.
   std::array<std::pair<point, point>, kMaxStarts> holders;
@@ -707,7 +925,10 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
         }
       }
     }
-    expand(s, ingress);
+    if (st_.squares)
+      expand<true>(s, ingress);
+    else
+      expand<false>(s, ingress);
   }
   r.stats = stats_;
   if (expanded_) r.expanded = std::move(*expanded_);
@@ -734,12 +955,12 @@ void block_search::give_up(search_result& r) {
   r.lower_bound = top.f;
   const block_slot& slot = st_.slots[static_cast<std::size_t>(top.slot)];
   int best = -1;
-  for (int i = 0; i < n_ && best < 0; ++i) {
-    const cost_t g = slot.g[static_cast<std::size_t>(i)];
+  for (int i = 0; i < points(slot) && best < 0; ++i) {
+    const cost_t g = g_of(slot)[i];
     if (((slot.ingress >> i) & 1u) && g != kUnreachable && g + h(global(slot, i)) == top.f) best = i;
   }
   if (best < 0) return;  // not reached: the key always comes from an ingress point
-  r.cost = slot.g[static_cast<std::size_t>(best)];
+  r.cost = g_of(slot)[best];
   walk_back(top.slot, best, r.path);
   std::reverse(r.path.begin(), r.path.end());
   r.length = path_length(r.path);
@@ -765,15 +986,17 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
   while (true) {
     const block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
     add_point(out, global(cur, x));
-    const parent_ref p = cur.parent[static_cast<std::size_t>(x)];
-    if (p.kind == via::block) {
+    const parent_ref p = parent_of(cur)[x];
+    if (p.kind == via::block && cur.square) {
+      x = p.index;  // a straight segment
+    } else if (p.kind == via::block) {
       inflections inf;
       db_.path(cur.code, x, p.index, &inf);  // from x back to the ingress point
       for (int k = 0; k < inf.count; ++k)
         add_point(out, {cur.bx * b_ + inf.points[static_cast<std::size_t>(k)].x, cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
       x = p.index;
     } else if (p.kind == via::neighbour) {
-      s = cur.neighbour[p.around];  // set both ways when the link was first taken
+      s = neighbours_of(cur)[p.around];  // set when the g-value was handed on
       x = p.index;
     } else {  // via::start
       const int len = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);

@@ -42,6 +42,14 @@ inline cost_t euclid_cost(std::int64_t dx, std::int64_t dy) {
   return static_cast<cost_t>(d * static_cast<double>(kCostOne) + 0.5);
 }
 
+// A length in cost units rounded to the nearest multiple of 2^-scale_log2, counted in those
+// multiples: how an any-angle database stores a length (the generator), and how Block A*
+// prices the straight segments of an open square so that they match the database's.
+inline cost_t round_to_units(cost_t c, int scale_log2) {
+  const int shift = kCostShift - scale_log2;
+  return (c + (cost_t{1} << (shift - 1))) >> shift;
+}
+
 inline double cost_to_double(cost_t c) { return static_cast<double>(c) / static_cast<double>(kCostOne); }
 
 // ----------------------------------------------------------------------------- rules

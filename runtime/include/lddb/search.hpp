@@ -75,6 +75,10 @@ struct search_options {
   // Stop with budget_exhausted after this many expansions (blocks for Block A*, cells
   // or vertices for the others); 0: no limit.
   std::uint64_t max_expansions = 0;
+  // Block A*, any-angle with b <= 4: search each aligned 2 x 2 group of free blocks as
+  // one open square, priced by straight lines (fewer expansions, shorter paths). False
+  // keeps the paper's fixed blocks. The group holding the start or goal stays blocks.
+  bool open_squares = true;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
 
