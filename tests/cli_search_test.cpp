@@ -190,6 +190,31 @@ TEST_F(cli_search, SolveDefaultDatabaseComesFromTheDataDir) {
   expect_clean_failure(a, "any-angle-4.lddb", 1);
 }
 
+// Any-angle Block A* uses open squares unless --fixed-blocks asks for the paper's blocks:
+// on an empty map the squares expand fewer nodes, and neither path is longer than the
+// other by more than rounding allows the fixed blocks' (the path checker passes both).
+TEST_F(cli_search, SolveFixedBlocksAgainstOpenSquares) {
+  std::string text = "type octile\nheight 30\nwidth 30\nmap\n";
+  for (int y = 0; y < 30; ++y) text += std::string(30, '.') + "\n";
+  write_file(path("empty.map"), text);
+  const std::string args = "solve --map " + quote(path("empty.map")) + " --from 0,0 --to 29,17 --lddb " +
+                           db("any-angle-3.lddb") + " --json";
+  const run_result squares = run(args), fixed = run(args + " --fixed-blocks");
+  ASSERT_EQ(squares.status, 0) << squares.all();
+  ASSERT_EQ(fixed.status, 0) << fixed.all();
+  const nlohmann::json a = solve_json(*this, squares), b = solve_json(*this, fixed);
+  EXPECT_EQ(a["open_squares"], true) << squares.out;
+  EXPECT_EQ(b["open_squares"], false) << fixed.out;
+  EXPECT_EQ(a["valid"], true) << squares.out;
+  EXPECT_EQ(b["valid"], true) << fixed.out;
+  EXPECT_LT(a["expanded"].get<double>(), b["expanded"].get<double>()) << squares.out << fixed.out;
+  EXPECT_LE(a["length"].get<double>(), b["length"].get<double>() + 1e-3) << squares.out << fixed.out;
+  const run_result text_fixed = run("solve --map " + quote(path("empty.map")) + " --from 0,0 --to 29,17 --lddb " +
+                                    db("any-angle-3.lddb") + " --fixed-blocks");
+  ASSERT_EQ(text_fixed.status, 0) << text_fixed.all();
+  EXPECT_NE(text_fixed.out.find("heuristic euclidean, fixed blocks"), std::string::npos) << text_fixed.out;
+}
+
 TEST_F(cli_search, SolveWithoutAPathExitsOne) {
   // (15,3) lies in the closed pocket
   const run_result r = run("solve " + map_arg() + " --from 0,0 --to 15,3 --lddb " + db("octile-3.lddb"));

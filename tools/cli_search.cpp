@@ -88,7 +88,10 @@ std::string default_data_dir() {
   return built_in_data_dir();
 }
 
-std::string search_setup::label() const { return std::string(algorithm_name(algo)) + " (" + movement.name() + ")"; }
+std::string search_setup::label() const {
+  const bool fixed = algo == algorithm::block_astar && movement.on_vertices() && !open_squares;
+  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + ")";
+}
 
 std::shared_ptr<const database> open_database(const std::string& path) {
   const database::open_result opened = database::open(path);
@@ -104,6 +107,7 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   search_setup s;
   s.algo = algo;
   s.smooth = o.smooth;
+  s.open_squares = !o.fixed_blocks;
   std::optional<rule> asked;
   if (o.rule_text) {
     std::string why;
@@ -191,6 +195,7 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
                 query_run& q, bool record_expanded) {
   search_options options(s.heuristic);
   options.record_expanded = record_expanded;
+  options.open_squares = s.open_squares;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();

@@ -28,6 +28,7 @@ struct solve_args {
   std::optional<std::string> rule_text, algo, lddb, heuristic;
   bool smooth = false;
   bool json = false;
+  bool fixed_blocks = false;  // any-angle Block A* without open squares (the paper's blocks)
 };
 int run_solve(const solve_args& args);
 
@@ -36,6 +37,7 @@ struct bench_args {
   std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths;
   std::string algo = "block-astar";
   bool smooth = false;
+  bool fixed_blocks = false;
   std::optional<std::uint64_t> limit;  // queries per scenario file
   unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };
@@ -62,6 +64,7 @@ struct render_args {
   std::optional<std::string> from, to, rule_text, lddb, heuristic;
   std::vector<std::string> algos;
   bool smooth = false;
+  bool fixed_blocks = false;
   std::string out;
 };
 int run_render(const render_args& args);
@@ -99,11 +102,13 @@ struct search_setup {
   std::string db_path;
   heuristic_kind heuristic = heuristic_kind::octile;
   bool smooth = false;
-  std::string label() const;  // "block-astar (octile)"
+  bool open_squares = true;   // search_options::open_squares (any-angle Block A*)
+  std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks)"
 };
 struct setup_options {
   std::optional<std::string> rule_text, lddb, heuristic;
   bool smooth = false;
+  bool fixed_blocks = false;
 };
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).

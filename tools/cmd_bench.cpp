@@ -110,7 +110,7 @@ std::vector<std::string> scenario_files(const std::string& path) {
 
 int run_bench(const bench_args& a) {
   const algorithm algo = parse_algorithm(a.algo, "--algo");
-  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth});
+  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks});
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
     throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");

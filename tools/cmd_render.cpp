@@ -25,7 +25,7 @@ int run_render(const render_args& a) {
   for (const std::string& spec : specs) {
     const std::size_t colon = spec.find(':');
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
-    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth};
+    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth, a.fixed_blocks};
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);

@@ -14,7 +14,7 @@ namespace lddb::cli {
 int run_solve(const solve_args& a) {
   const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
-  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth});
+  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks});
   const grid_map map = load_map_or_fail(a.map, block_size_for(s));
   if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
     throw usage_error("--from: " + why + " in " + a.map);
@@ -39,6 +39,7 @@ int run_solve(const solve_args& a) {
     j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
     j["heuristic"] = heuristic_name(s.heuristic);
     j["smoothed"] = s.smooth;
+    if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares;
     j["from"] = {from.x, from.y};
     j["to"] = {to.x, to.y};
     j["status"] = search_status_name(r.status);
@@ -59,8 +60,9 @@ int run_solve(const solve_args& a) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
-    std::printf("algorithm  %s, rule %s, heuristic %s%s\n", algorithm_name(s.algo), s.movement.name().c_str(),
-                heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "");
+    const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && !s.open_squares;
+    std::printf("algorithm  %s, rule %s, heuristic %s%s%s\n", algorithm_name(s.algo), s.movement.name().c_str(),
+                heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
     std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());

@@ -207,6 +207,7 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--heuristic", solve.heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
   solve_cmd->add_flag("--smooth", solve.smooth, "Smooth the path (line-of-sight shortcuts)");
   solve_cmd->add_flag("--json", solve.json, "Print JSON instead of text");
+  solve_cmd->add_flag("--fixed-blocks", solve.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   solve_cmd->footer(std::string(kSearchRules) + kSolveFooter);
 
   // ---- bench
@@ -219,6 +220,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--lddb", bench.lddb, "Database for block-astar (default: the shipped one for the rule)");
   bench_cmd->add_option("--heuristic", bench.heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
   bench_cmd->add_flag("--smooth", bench.smooth, "Smooth every path (timed apart)");
+  bench_cmd->add_flag("--fixed-blocks", bench.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   bench_cmd->add_option("--csv", bench.csv, "Write one CSV row per query here");
   bench_cmd->add_option("--paths", bench.paths, "Write each query's waypoints here, one query a line");
   bench_cmd->add_option("--limit", bench.limit,
@@ -266,6 +268,7 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--lddb", render.lddb, "Database for block-astar");
   render_cmd->add_option("--heuristic", render.heuristic, "zero, manhattan, octile or euclidean");
   render_cmd->add_flag("--smooth", render.smooth, "Smooth the paths");
+  render_cmd->add_flag("--fixed-blocks", render.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   render_cmd->add_option("--out,-o", render.out, "Output .svg file (written atomically)")->required();
   render_cmd->footer(std::string(kSearchRules) + kRenderFooter);
 
