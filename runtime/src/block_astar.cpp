@@ -300,6 +300,14 @@ class block_search {
   // kSquares: this query may meet open squares (st_.squares); false compiles them out.
   template <bool kSquares>
   void expand(int s, std::uint32_t ingress);
+  void hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on);
+  // A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
+  // least (g + h, h) for OPEN (lines 8-16).
+  [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn) {
+    block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
+    if (cand.f == kUnreachable) st_.touched.push_back(ns);
+    if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
+  }
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
   void walk_back(int s, int x, std::vector<point>& out) const;
@@ -681,9 +689,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
   if (st_.slots.capacity() < st_.used + 13) st_.slots.reserve(2 * (st_.used + 13));
   if (kSquares && st_.square_state.capacity() < st_.squares_used + 13) st_.square_state.reserve(2 * (st_.squares_used + 13));
   block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
-  cost_t* const cur_g = kSquares ? g_of(cur) : cur.g.data();
   parent_ref* const cur_parent = kSquares ? parent_of(cur) : cur.parent.data();
-  int* const neighbour = kSquares ? neighbours_of(cur) : cur.neighbour.data();
   ++stats_.expanded;
   if (expanded_) {  // for pictures: a square is its four blocks
     expanded_->push_back({cur.bx, cur.by});
@@ -774,58 +780,38 @@ void block_search::expand(int s, std::uint32_t ingress) {
       const int y = __builtin_ctz(m);
       if (cur_parent[y].kind == via::neighbour) hand_on &= ~(1u << y);
     }
-  // With squares in play a link's target and way back depend on the two slots' shapes;
-  // without them (cell rules, or squares off) they are the link's own, as in the paper.
-  {
-    const bool square = kSquares && cur.square;
-    const std::vector<link>& links = square ? st_.square_links : st_.links;
-    const std::uint64_t* point_links = square ? st_.square_point_links.data() : st_.point_links.data();
+  if constexpr (kSquares) {
+    hand_on_squares(s, cur, hand_on);
+  } else {
+    // The paper's blocks: each link's target and way back are its own.
     std::uint64_t todo = 0;
-    for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1) todo |= point_links[__builtin_ctz(m)];
+    for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1)
+      todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
     todo &= cur.link_ok;
     int h_source = -1;
     cost_t h_value = 0;
     for (; todo; todo &= todo - 1) {
-      const link& l = links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-      if (vertices && !square && (cur.free_ring & l.target_ring) == 0) continue;  // a square's link_ok says it
-      const cost_t ng = cur_g[l.source] + l.cost;
-      int& ns = neighbour[l.around];
+      const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+      if (vertices && (cur.free_ring & l.target_ring) == 0) continue;
+      const cost_t ng = cur.g[l.source] + l.cost;
+      int& ns = cur.neighbour[l.around];
       if (ns < 0) {
         ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
-        block_slot& fresh = st_.slots[static_cast<std::size_t>(ns)];
-        if (!kSquares || (!square && !fresh.square)) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+        st_.slots[static_cast<std::size_t>(ns)].neighbour[static_cast<std::size_t>(8 - l.around)] = s;
       }
       block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-      std::uint32_t target = l.target;
-      std::uint32_t back = 8u - l.around;  // where nb finds this slot (walk_back)
-      if constexpr (kSquares) {
-        if (square || nb.square) {
-          // The same vertex, numbered in nb; and a block of this slot that holds it,
-          // placed in nb's ring.
-          const point p = square ? st_.square_points[l.source] : shape_.boundary_point(l.source);
-          const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
-          target = static_cast<std::uint32_t>(nb.square ? st_.square_index[static_cast<std::size_t>(vy * (st_.square_side + 1) + vx)]
-                                                        : shape_.boundary_index({vx, vy}));
-          back = static_cast<std::uint32_t>(ring_index(nb, cur.bx + (square && p.x > b_), cur.by + (square && p.y > b_)));
-        }
-      }
-      cost_t* const nb_g = kSquares ? g_of(nb) : nb.g.data();
-      if (ng >= nb_g[target]) continue;
-      nb_g[target] = ng;
-      (kSquares ? parent_of(nb) : nb.parent.data())[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
-      if constexpr (kSquares) neighbours_of(nb)[back] = s;
-      nb.ingress |= 1u << target;
+      if (ng >= nb.g[l.target]) continue;
+      nb.g[l.target] = ng;
+      nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
+      nb.ingress |= 1u << l.target;
       ++stats_.generated;
       // A vertex is the same point in every block that shares it, so its h is worked out
       // once for all the links from it (links come in order of source).
       if (!vertices || l.source != h_source) {
-        h_value = h(kSquares ? global(nb, static_cast<int>(target)) : global_block(nb, static_cast<int>(target)));
+        h_value = h(global_block(nb, l.target));
         h_source = l.source;
       }
-      const cost_t hn = h_value;
-      block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
-      if (cand.f == kUnreachable) st_.touched.push_back(ns);
-      if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
+      offer(ns, ng, h_value);
     }
   }
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
@@ -833,6 +819,56 @@ void block_search::expand(int s, std::uint32_t ingress) {
     const block_search_state::key k = st_.candidate[static_cast<std::size_t>(ns)];
     heap_push_or_decrease(ns, k.f, k.h);
     st_.candidate[static_cast<std::size_t>(ns)] = {kUnreachable, 0};
+  }
+}
+
+// Line 6 when the query has open squares: the same vertex has another boundary index in a
+// square, and a square has 12 blocks around it, so a link's target and the way back are
+// worked out from the two slots' shapes.
+void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on) {
+  const bool square = cur.square;
+  const std::vector<link>& links = square ? st_.square_links : st_.links;
+  const std::uint64_t* point_links = square ? st_.square_point_links.data() : st_.point_links.data();
+  const cost_t* const cur_g = g_of(cur);
+  int* const neighbour = neighbours_of(cur);
+  std::uint64_t todo = 0;
+  for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1) todo |= point_links[__builtin_ctz(m)];
+  todo &= cur.link_ok;
+  int h_source = -1;
+  cost_t h_value = 0;
+  for (; todo; todo &= todo - 1) {
+    const link& l = links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+    if (!square && (cur.free_ring & l.target_ring) == 0) continue;  // a square's link_ok says it
+    const cost_t ng = cur_g[l.source];  // the very same vertex: no cost
+    int& ns = neighbour[l.around];
+    if (ns < 0) {
+      ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
+      block_slot& fresh = st_.slots[static_cast<std::size_t>(ns)];
+      if (!square && !fresh.square) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+    }
+    block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
+    std::uint32_t target = l.target;
+    std::uint32_t back = 8u - l.around;  // where nb finds this slot (walk_back)
+    if (square || nb.square) {
+      // The vertex numbered in nb, and a block of this slot that holds it, placed in nb's ring.
+      const point p = square ? st_.square_points[l.source] : shape_.boundary_point(l.source);
+      const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
+      target = static_cast<std::uint32_t>(nb.square ? st_.square_index[static_cast<std::size_t>(vy * (st_.square_side + 1) + vx)]
+                                                    : shape_.boundary_index({vx, vy}));
+      back = static_cast<std::uint32_t>(ring_index(nb, cur.bx + (square && p.x > b_), cur.by + (square && p.y > b_)));
+    }
+    cost_t* const nb_g = g_of(nb);
+    if (ng >= nb_g[target]) continue;
+    nb_g[target] = ng;
+    parent_of(nb)[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
+    neighbours_of(nb)[back] = s;
+    nb.ingress |= 1u << target;
+    ++stats_.generated;
+    if (l.source != h_source) {  // one h per vertex, as above
+      h_value = h(global(nb, static_cast<int>(target)));
+      h_source = l.source;
+    }
+    offer(ns, ng, h_value);
   }
 }
 
