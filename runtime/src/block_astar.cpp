@@ -344,8 +344,9 @@ void block_search::reset() {
 
 bool block_search::open_square(int sx, int sy) const {
   if (sx + 1 >= map_.blocks_x() || sy + 1 >= map_.blocks_y()) return false;
-  if ((map_.block_code(sx, sy) | map_.block_code(sx + 1, sy) | map_.block_code(sx, sy + 1) |
-       map_.block_code(sx + 1, sy + 1)) != 0)
+  // One block at a time: on cluttered maps the first already says no.
+  if (map_.block_code(sx, sy) != 0 || map_.block_code(sx + 1, sy) != 0 || map_.block_code(sx, sy + 1) != 0 ||
+      map_.block_code(sx + 1, sy + 1) != 0)
     return false;
   // The start and goal keep their blocks (and their local searches): not a square that
   // holds either, on its border included.
@@ -847,9 +848,23 @@ void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on
       if (!square && !fresh.square) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
     }
     block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
+    if (!square && !nb.square) {  // two blocks: the link's own target and way back
+      if (ng >= nb.g[l.target]) continue;
+      nb.g[l.target] = ng;
+      nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
+      nb.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+      nb.ingress |= 1u << l.target;
+      ++stats_.generated;
+      if (l.source != h_source) {
+        h_value = h(global_block(nb, l.target));
+        h_source = l.source;
+      }
+      offer(ns, ng, h_value);
+      continue;
+    }
     std::uint32_t target = l.target;
     std::uint32_t back = 8u - l.around;  // where nb finds this slot (walk_back)
-    if (square || nb.square) {
+    {
       // The vertex numbered in nb, and a block of this slot that holds it, placed in nb's ring.
       const point p = square ? st_.square_points[l.source] : shape_.boundary_point(l.source);
       const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
