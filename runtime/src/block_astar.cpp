@@ -301,6 +301,16 @@ class block_search {
   template <bool kSquares>
   void expand(int s, std::uint32_t ingress);
   void hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on);
+  // The paper's hand-on between two blocks: g-value ng reaches point l.target of nb through
+  // link l. False when it does not improve that point.
+  [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng) {
+    if (ng >= nb.g[l.target]) return false;
+    nb.g[l.target] = ng;
+    nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
+    nb.ingress |= 1u << l.target;
+    ++stats_.generated;
+    return true;
+  }
   // A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
   // least (g + h, h) for OPEN (lines 8-16).
   [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn) {
@@ -801,11 +811,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
         st_.slots[static_cast<std::size_t>(ns)].neighbour[static_cast<std::size_t>(8 - l.around)] = s;
       }
       block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-      if (ng >= nb.g[l.target]) continue;
-      nb.g[l.target] = ng;
-      nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
-      nb.ingress |= 1u << l.target;
-      ++stats_.generated;
+      if (!improve_block(nb, l, ng)) continue;
       // A vertex is the same point in every block that shares it, so its h is worked out
       // once for all the links from it (links come in order of source).
       if (!vertices || l.source != h_source) {
@@ -848,13 +854,8 @@ void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on
       if (!square && !fresh.square) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
     }
     block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-    if (!square && !nb.square) {  // two blocks: the link's own target and way back
-      if (ng >= nb.g[l.target]) continue;
-      nb.g[l.target] = ng;
-      nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
-      nb.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
-      nb.ingress |= 1u << l.target;
-      ++stats_.generated;
+    if (!square && !nb.square) {  // two blocks: the paper's hand-on (their caches point both ways)
+      if (!improve_block(nb, l, ng)) continue;
       if (l.source != h_source) {
         h_value = h(global_block(nb, l.target));
         h_source = l.source;
