@@ -38,6 +38,7 @@ constexpr int kMaxBoundary = 4 * block_shape::kMaxBlock;
 constexpr int kMaxSquareBlock = 4;                       // 8b boundary vertices fit a 32-bit mask
 constexpr int kSquarePoints = 8 * kMaxSquareBlock;       // an open square's boundary vertices
 constexpr std::uint32_t kSquareId = 0x80000000u;         // marks a square's id (its top-left block's)
+static_assert(kMaxBoundary <= kSquarePoints, "heuristics() works through arrays of kSquarePoints");
 constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
@@ -294,6 +295,27 @@ class block_search {
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
   cost_t h(point p) const { return heuristic_cost(opt_.heuristic, rule_, p.x, p.y, goal_.x, goal_.y); }
+  // h of the boundary points of s in `which`, into out[point]: worked out together, so that
+  // their square roots overlap instead of each waiting on the last.
+  void heuristics(const block_slot& s, std::uint32_t which, cost_t* out) const {
+    if (opt_.heuristic != heuristic_kind::euclidean) {
+      for (; which; which &= which - 1) out[__builtin_ctz(which)] = h(global(s, __builtin_ctz(which)));
+      return;
+    }
+    std::array<double, kSquarePoints> squares;
+    std::array<std::uint8_t, kSquarePoints> index;
+    int k = 0;
+    for (; which; which &= which - 1) {
+      const int i = __builtin_ctz(which);
+      const point p = global(s, i);
+      const std::int64_t dx = p.x - goal_.x, dy = p.y - goal_.y;
+      squares[static_cast<std::size_t>(k)] = static_cast<double>(dx * dx + dy * dy);
+      index[static_cast<std::size_t>(k++)] = static_cast<std::uint8_t>(i);
+    }
+    std::array<cost_t, kSquarePoints> costs;
+    euclid_costs(squares.data(), k, costs.data());
+    for (int j = 0; j < k; ++j) out[index[static_cast<std::size_t>(j)]] = costs[static_cast<std::size_t>(j)];
+  }
   // Blocks holding point p (cells: one; vertices: up to four), with p's local point.
   int containing_blocks(point p, std::array<std::pair<point, point>, kMaxStarts>& out) const;
 
@@ -796,11 +818,13 @@ void block_search::expand(int s, std::uint32_t ingress) {
   } else {
     // The paper's blocks: each link's target and way back are its own.
     std::uint64_t todo = 0;
-    for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1)
-      todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
+    const std::uint32_t sources = hand_on & cur.exitable;
+    for (std::uint32_t m = sources; m; m &= m - 1) todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
     todo &= cur.link_ok;
-    int h_source = -1;
-    cost_t h_value = 0;
+    // A vertex is the same point in every block that shares it, so its h is worked out once
+    // for all the links from it; a cell's differs with each move.
+    std::array<cost_t, kMaxBoundary> hv;
+    if (vertices) heuristics(cur, sources, hv.data());
     for (; todo; todo &= todo - 1) {
       const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
       if (vertices && (cur.free_ring & l.target_ring) == 0) continue;
@@ -812,13 +836,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
       }
       block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
       if (!improve_block(nb, l, ng)) continue;
-      // A vertex is the same point in every block that shares it, so its h is worked out
-      // once for all the links from it (links come in order of source).
-      if (!vertices || l.source != h_source) {
-        h_value = h(global_block(nb, l.target));
-        h_source = l.source;
-      }
-      offer(ns, ng, h_value);
+      offer(ns, ng, vertices ? hv[l.source] : h(global_block(nb, l.target)));
     }
   }
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
@@ -839,10 +857,11 @@ void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on
   const cost_t* const cur_g = g_of(cur);
   int* const neighbour = neighbours_of(cur);
   std::uint64_t todo = 0;
-  for (std::uint32_t m = hand_on & cur.exitable; m; m &= m - 1) todo |= point_links[__builtin_ctz(m)];
+  std::array<cost_t, kSquarePoints> hv;
+  const std::uint32_t sources = hand_on & cur.exitable;
+  for (std::uint32_t m = sources; m; m &= m - 1) todo |= point_links[__builtin_ctz(m)];
+  heuristics(cur, sources, hv.data());
   todo &= cur.link_ok;
-  int h_source = -1;
-  cost_t h_value = 0;
   for (; todo; todo &= todo - 1) {
     const link& l = links[static_cast<std::size_t>(__builtin_ctzll(todo))];
     if (!square && (cur.free_ring & l.target_ring) == 0) continue;  // a square's link_ok says it
@@ -856,11 +875,7 @@ void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on
     block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
     if (!square && !nb.square) {  // two blocks: the paper's hand-on (their caches point both ways)
       if (!improve_block(nb, l, ng)) continue;
-      if (l.source != h_source) {
-        h_value = h(global_block(nb, l.target));
-        h_source = l.source;
-      }
-      offer(ns, ng, h_value);
+      offer(ns, ng, hv[l.source]);
       continue;
     }
     std::uint32_t target = l.target;
@@ -880,11 +895,7 @@ void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on
     neighbours_of(nb)[back] = s;
     nb.ingress |= 1u << target;
     ++stats_.generated;
-    if (l.source != h_source) {  // one h per vertex, as above
-      h_value = h(global(nb, static_cast<int>(target)));
-      h_source = l.source;
-    }
-    offer(ns, ng, h_value);
+    offer(ns, ng, hv[l.source]);
   }
 }
 
