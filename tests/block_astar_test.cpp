@@ -712,6 +712,46 @@ TEST(OpenSquares, NeverLongerThanFixedBlocksAndFewerExpansionsOnOpenGround) {
   }
 }
 
+// The AVX2 min-plus rows against the portable loops: the same answers, to the path point
+// and the expansion count, for every rule and block size whose rows they take.
+TEST(VectorKernels, SameAnswersAsThePortableLoops) {
+  if (!lddb::vector_kernels_available()) GTEST_SKIP() << "this CPU has no AVX2: only the portable loops run here";
+  const std::vector<std::function<grid_map(int)>> maps = {
+      [](int b) { return grid_map(61, 47, b); },
+      [](int b) { return lddb::make_rooms_map(70, 54, 16, 3, b); },
+      [](int b) { return lddb::make_random_map(53, 41, 25, 8, b); },
+      [](int b) { return lddb::make_maze_map(45, 45, 5, 2, b); },
+  };
+  const std::vector<std::pair<rule, int>> rules = {
+      {rule::tile(), 4},      {rule::octile(), 4},    {rule::octile(), 3}, {rule::tile(), 2},
+      {rule::any_angle(), 4}, {rule::any_angle(), 3}, {rule::any_angle(), 2}, {rule::any_angle(lddb::squeezing::allowed), 4}};
+  int compared = 0;
+  for (const auto& [movement, b] : rules) {
+    const lddb::database& db = db_for(movement, b);
+    const lddb::search_options vector(lddb::default_heuristic(movement));
+    lddb::search_options portable(lddb::default_heuristic(movement));
+    portable.vector_kernels = false;
+    lddb::search_context ctx;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+      const grid_map map = maps[i](b);
+      lddb_test::rng rng{static_cast<std::uint64_t>(b) * 31 + i};
+      for (int q = 0; q < 30; ++q) {
+        const point s = lddb_test::random_free_cell(rng, map), t = lddb_test::random_free_cell(rng, map);
+        const search_result a = lddb::block_astar(db, map, s, t, vector, ctx);
+        const search_result c = lddb::block_astar(db, map, s, t, portable, ctx);
+        const std::string at = where("map " + std::to_string(i) + " b=" + std::to_string(b), movement, s, t);
+        ASSERT_EQ(a.status, c.status) << at;
+        EXPECT_EQ(a.cost, c.cost) << at;
+        EXPECT_EQ(a.stats.expanded, c.stats.expanded) << at;
+        EXPECT_EQ(a.stats.generated, c.stats.generated) << at;
+        EXPECT_EQ(path_text(a.path), path_text(c.path)) << at;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 8 * 4 * 30);
+}
+
 // The visibility-graph oracle itself, against oracle::least_cost over every vertex.
 TEST(VisibilityOracle, AgreesWithTheFullVertexOracle) {
   failures fails;

@@ -29,6 +29,7 @@
 #include "context.hpp"
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
+#include "min_plus.hpp"
 
 namespace lddb {
 
@@ -175,6 +176,9 @@ struct block_search_state {
   // g-value skips the table lookup. `floor_unit` is that unit (0 for exact cell costs).
   std::array<std::array<cost_t, kMaxBoundary>, kMaxBoundary> floor_cost;
   cost_t floor_unit = 0;
+  // Every entry of this query's open-block table is finite (true of every rule so far), so
+  // an open block's rows go through relax_rows, which does not test for kUnreachable.
+  bool open_finite = false;
 
   std::array<block_graph::paths, kMaxStarts> start_paths, goal_paths;
   std::vector<point> scratch;  // path reconstruction, kept for its capacity
@@ -220,6 +224,7 @@ class block_search {
         b_(shape_.block()),
         n_(shape_.boundary_count()),
         octile_pairs_(db_.info().encoding == cost_encoding::octile_pair),
+        avx2_(opt_.vector_kernels && cpu_has_avx2() && n_ % 4 == 0),
         stats_(st.query.stats),
         length_(st.query.length),
         best_goal_slot_(st.query.best_goal_slot),
@@ -353,6 +358,7 @@ class block_search {
   block_search_state& st_;
   const int b_, n_;
   const bool octile_pairs_;
+  const bool avx2_;  // min-plus rows through improved_by_row_avx2
   // The query's fields (block_query), by their working names.
   search_stats& stats_;
   cost_t& length_;
@@ -748,9 +754,15 @@ void block_search::expand(int s, std::uint32_t ingress) {
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
       const cost_t gy = g[static_cast<std::size_t>(y)];
       const auto& floor_row = floor[static_cast<std::size_t>(y)];
-      for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
+      std::uint32_t e = egress & ~(1u << y);
+#if LDDB_AVX2_KERNELS
+      // The floor test for the whole row at once; then only the lookups are left below.
+      if (avx2_) e &= improved_by_row_avx2(gy, floor_row.data(), g.data(), n_);
+#endif
+      for (; e; e &= e - 1) {
         const int x = __builtin_ctz(e);
-        if (gy + floor_row[static_cast<std::size_t>(x)] >= g[static_cast<std::size_t>(x)]) continue;  // cannot improve
+        // Cannot improve (passes always when the row was tested above; predicted so).
+        if (gy + floor_row[static_cast<std::size_t>(x)] >= g[static_cast<std::size_t>(x)]) continue;
         const cost_t c = cost(y, x);
         if (c == kUnreachable) continue;
         const cost_t total = gy + c;
@@ -762,29 +774,45 @@ void block_search::expand(int s, std::uint32_t ingress) {
       }
     }
   };
-  if (kSquares && cur.square) {
-    const auto& table = st_.square_cost;
-    square_nodes& sq = st_.square_state[static_cast<std::size_t>(cur.ext)];
-    // Its costs are exact straight lines, all finite: one comparison each, no floor.
+  // Rows of decoded costs, all finite: an open square's straight lines, an open block's
+  // table. With AVX2 a row's improvements are found four points at a time and then
+  // written; otherwise one compare and write each, as in min_plus.
+  auto relax_rows = [&](cost_t* g, parent_ref* parent, const cost_t* table, std::size_t stride, int n)
+                        __attribute__((always_inline)) {
     for (std::uint32_t m = ingress; m; m &= m - 1) {
       const int y = __builtin_ctz(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
-      const cost_t gy = sq.g[static_cast<std::size_t>(y)];
-      const auto& row = table[static_cast<std::size_t>(y)];
+      const cost_t gy = g[y];
+      const cost_t* row = table + static_cast<std::size_t>(y) * stride;
+#if LDDB_AVX2_KERNELS
+      if (avx2_) {
+        std::uint32_t better = improved_by_row_avx2(gy, row, g, n) & egress;
+        changed |= better;
+        for (; better; better &= better - 1) {
+          const int x = __builtin_ctz(better);
+          g[x] = gy + row[x];
+          parent[x] = {via::block, static_cast<std::uint8_t>(y), 0};
+        }
+        continue;
+      }
+#endif
       for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
         const int x = __builtin_ctz(e);
-        const cost_t total = gy + row[static_cast<std::size_t>(x)];
-        if (total < sq.g[static_cast<std::size_t>(x)]) {
-          sq.g[static_cast<std::size_t>(x)] = total;
-          sq.parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
+        const cost_t total = gy + row[x];
+        if (total < g[x]) {
+          g[x] = total;
+          parent[x] = {via::block, static_cast<std::uint8_t>(y), 0};
           changed |= 1u << x;
         }
       }
     }
-  } else if (cur.code == 0) {
+  };
+  if (kSquares && cur.square) {
+    square_nodes& sq = st_.square_state[static_cast<std::size_t>(cur.ext)];
+    relax_rows(sq.g.data(), sq.parent.data(), st_.square_cost[0].data(), kSquarePoints, 8 * b_);
+  } else if (cur.code == 0 && st_.open_finite) {
     // Open ground, the common block on game maps: its costs are kept decoded.
-    const cost_t* open = db_.open_costs();
-    min_plus(cur.g, cur.parent, st_.floor_cost, [open, n = n_](int y, int x) { return open[y * n + x]; });
+    relax_rows(cur.g.data(), cur.parent.data(), db_.open_costs(), static_cast<std::size_t>(n_), n_);
   } else {
     const database::cost_view costs = db_.view(cur.code);
     if (octile_pairs_)
@@ -910,6 +938,8 @@ bool block_search::begin(search_result& r) {
   reset();
   build_links();
   st_.squares = opt_.open_squares && st_.square_side != 0;
+  const cost_t* open = db_.open_costs();  // per query: the database may differ from the last
+  st_.open_finite = std::none_of(open, open + n_ * n_, [](cost_t c) { return c == kUnreachable; });
 
   // Goal blocks first, so a start block that also holds the goal sees it.
   std::array<std::pair<point, point>, kMaxStarts> holders;

@@ -43,11 +43,12 @@ inline void euclid_costs(const double* squared, int n, cost_t* out) {
   for (; j + 2 <= n; j += 2) {
     alignas(16) double d[2];
     _mm_store_pd(d, _mm_add_pd(_mm_mul_pd(_mm_sqrt_pd(_mm_loadu_pd(squared + j)), scale), half));
-    out[j] = static_cast<cost_t>(d[0]);
-    out[j + 1] = static_cast<cost_t>(d[1]);
+    out[j] = static_cast<cost_t>(static_cast<std::int64_t>(d[0]));  // below 2^63: a signed
+    out[j + 1] = static_cast<cost_t>(static_cast<std::int64_t>(d[1]));  // conversion, one instruction
   }
 #endif
-  for (; j < n; ++j) out[j] = static_cast<cost_t>(std::sqrt(squared[j]) * static_cast<double>(kCostOne) + 0.5);
+  for (; j < n; ++j)
+    out[j] = static_cast<cost_t>(static_cast<std::int64_t>(std::sqrt(squared[j]) * static_cast<double>(kCostOne) + 0.5));
 }
 
 }  // namespace lddb

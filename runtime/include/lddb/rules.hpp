@@ -36,10 +36,11 @@ inline constexpr cost_t kSqrt2Cost = 6074001000ull;
 // Euclidean length of a lattice vector in cost units, rounded to nearest. sqrt is
 // correctly rounded by IEEE 754 and the scaling is exact, so the result is the same on
 // every platform. For lengths below 2^20 the scaled value is below 2^52, where adding
-// 0.5 is exact, so truncating that sum rounds exactly like llround, without the call.
+// 0.5 is exact, so truncating that sum rounds exactly like llround, without the call; and
+// it is below 2^63, so it converts as a signed value, in one instruction.
 inline cost_t euclid_cost(std::int64_t dx, std::int64_t dy) {
   const double d = std::sqrt(static_cast<double>(dx * dx + dy * dy));
-  return static_cast<cost_t>(d * static_cast<double>(kCostOne) + 0.5);
+  return static_cast<cost_t>(static_cast<std::int64_t>(d * static_cast<double>(kCostOne) + 0.5));
 }
 
 // A length in cost units rounded to the nearest multiple of 2^-scale_log2, counted in those

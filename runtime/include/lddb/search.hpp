@@ -79,8 +79,15 @@ struct search_options {
   // one open square, priced by straight lines (fewer expansions, shorter paths). False
   // keeps the paper's fixed blocks. The group holding the start or goal stays blocks.
   bool open_squares = true;
+  // Block A*: run the min-plus rows with AVX2 where the CPU has it. The answers are the
+  // same either way (the tests compare them); false is for measuring the portable code.
+  bool vector_kernels = true;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
+
+// True when this CPU runs search_options::vector_kernels (x86-64 with AVX2); false, the
+// portable loops run whatever the option says.
+bool vector_kernels_available();
 
 // Per-thread, reusable search state. Not thread-safe itself: one per thread.
 class search_context {
