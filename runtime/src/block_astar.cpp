@@ -43,20 +43,6 @@ static_assert(kMaxBoundary <= kSquarePoints, "heuristics() works through arrays 
 constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
-// Parent of a boundary point: where its g-value came from. Three bytes, so that a block
-// slot stays small: the search touches thousands of them.
-enum class via : std::uint8_t {
-  block,      // the database path from another boundary point `index` of the same block
-  neighbour,  // one step (cells) or the same vertex (corners) in the neighbouring block
-              // `around` (block_slot::neighbour), point `index`
-  start,      // the local search from the start, in start block `index`
-};
-struct parent_ref {
-  via kind;
-  std::uint8_t index;
-  std::uint8_t around;
-};
-
 struct block_slot {
   std::uint32_t block_id;
   int bx, by;    // the block, or a square's top-left block
@@ -775,27 +761,21 @@ void block_search::expand(int s, std::uint32_t ingress) {
     }
   };
   // Rows of decoded costs, all finite: an open square's straight lines, an open block's
-  // table. With AVX2 a row's improvements are found four points at a time and then
-  // written; otherwise one compare and write each, as in min_plus.
+  // table. With AVX2, relax_rows_avx2 finds a row's improvements four points at a time;
+  // otherwise one compare and write each, as in min_plus.
   auto relax_rows = [&](cost_t* g, parent_ref* parent, const cost_t* table, std::size_t stride, int n)
                         __attribute__((always_inline)) {
+#if LDDB_AVX2_KERNELS
+    if (avx2_) {
+      changed = relax_rows_avx2(g, parent, table, stride, n, ingress, egress);
+      return;
+    }
+#endif
     for (std::uint32_t m = ingress; m; m &= m - 1) {
       const int y = __builtin_ctz(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
       const cost_t gy = g[y];
       const cost_t* row = table + static_cast<std::size_t>(y) * stride;
-#if LDDB_AVX2_KERNELS
-      if (avx2_) {
-        std::uint32_t better = improved_by_row_avx2(gy, row, g, n) & egress;
-        changed |= better;
-        for (; better; better &= better - 1) {
-          const int x = __builtin_ctz(better);
-          g[x] = gy + row[x];
-          parent[x] = {via::block, static_cast<std::uint8_t>(y), 0};
-        }
-        continue;
-      }
-#endif
       for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
         const int x = __builtin_ctz(e);
         const cost_t total = gy + row[x];

@@ -14,8 +14,10 @@ bool cpu_has_avx2() {
   return has;
 }
 
-__attribute__((target("avx2"))) std::uint32_t improved_by_row_avx2(cost_t gy, const cost_t* row, const cost_t* g,
-                                                                   int n) {
+namespace {
+// One row: the points x < n with gy + row[x] < g[x] and row[x] finite.
+__attribute__((target("avx2"), always_inline)) inline std::uint32_t improved_by(cost_t gy, const cost_t* row, const cost_t* g,
+                                                                              int n) {
   // AVX2 compares 64-bit lanes as signed: flipping the top bit of both sides orders them
   // as unsigned, which costs need (kUnreachable is all ones).
   const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
@@ -31,6 +33,32 @@ __attribute__((target("avx2"))) std::uint32_t improved_by_row_avx2(cost_t gy, co
     bits |= static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(better))) << x;
   }
   return bits;
+}
+}  // namespace
+
+__attribute__((target("avx2"))) std::uint32_t relax_rows_avx2(cost_t* g, parent_ref* parent, const cost_t* table,
+                                                              std::size_t stride, int n, std::uint32_t ingress,
+                                                              std::uint32_t egress) {
+  std::uint32_t changed = 0;
+  for (std::uint32_t m = ingress; m; m &= m - 1) {
+    const int y = __builtin_ctz(m);
+    if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
+    const cost_t gy = g[y];
+    const cost_t* row = table + static_cast<std::size_t>(y) * stride;
+    std::uint32_t better = improved_by(gy, row, g, n) & egress;
+    changed |= better;
+    for (; better; better &= better - 1) {
+      const int x = __builtin_ctz(better);
+      g[x] = gy + row[x];
+      parent[x] = {via::block, static_cast<std::uint8_t>(y), 0};
+    }
+  }
+  return changed;
+}
+
+__attribute__((target("avx2"))) std::uint32_t improved_by_row_avx2(cost_t gy, const cost_t* row, const cost_t* g,
+                                                                   int n) {
+  return improved_by(gy, row, g, n);
 }
 #else
 bool cpu_has_avx2() { return false; }
