@@ -8,12 +8,13 @@
 // cells, the very same vertex at cost 0 for corners). A neighbour whose points improved is
 // pushed with the least g + h among those points (line 8).
 //
-// Open squares (any-angle, b <= 4; search_options::open_squares): four blocks in an
-// aligned 2 x 2 group whose cells are all free form one node, a square of 2b x 2b cells.
-// Its boundary costs are straight-line lengths, rounded as the database rounds them, since
-// any segment inside a free square is legal. Open ground then takes fewer, larger
-// expansions, and paths across it bend less. A group that holds the start or the goal
-// stays four blocks, so that their local searches stay the database's.
+// Open squares (any-angle, b <= 4; search_options::open_squares): the blocks of an aligned
+// 4 x 4 group, or else 2 x 2 group, whose cells are all free form one node, a square of
+// 4b x 4b (2b x 2b) cells. Its boundary costs are straight-line lengths, rounded as the
+// database rounds them, since any segment inside a free square is legal. Open ground then
+// takes fewer, larger expansions, and paths across it bend less. A group that holds the
+// start or the goal is not a square, so that their blocks' local searches stay the
+// database's.
 //
 // Per-query state lives in a pool of block slots found through a small hash table, so a
 // context grows with the blocks a query touches, not with the map, and is reused.
@@ -36,10 +37,16 @@ namespace lddb {
 namespace {
 
 constexpr int kMaxBoundary = 4 * block_shape::kMaxBlock;
-constexpr int kMaxSquareBlock = 4;                       // 8b boundary vertices fit a 32-bit mask
-constexpr int kSquarePoints = 8 * kMaxSquareBlock;       // an open square's boundary vertices
-constexpr std::uint32_t kSquareId = 0x80000000u;         // marks a square's id (its top-left block's)
+// Open squares come in two sizes (levels): 2 x 2 and 4 x 4 blocks. The larger one's 16b
+// boundary vertices must fit a 64-bit point_set, so squares need b <= 4.
+constexpr int kMaxSquareBlock = 4;
+constexpr int kSquareLevels = 2;                      // level L: 2^L x 2^L blocks
+constexpr int kSquarePoints = 16 * kMaxSquareBlock;   // the most boundary vertices of a square
+constexpr int kSquareRing = (4 + 2) * (4 + 2);        // ring positions around a 4 x 4 square
+constexpr int kSquareIdShift = 30;                    // a square's id: its top-left block's, level << 30
 static_assert(kMaxBoundary <= kSquarePoints, "heuristics() works through arrays of kSquarePoints");
+// A set of a node's boundary points: bit i for point i.
+using point_set = std::uint64_t;
 constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
@@ -47,7 +54,7 @@ struct block_slot {
   std::uint32_t block_id;
   int bx, by;    // the block, or a square's top-left block
   std::uint32_t code;
-  std::uint32_t ingress;  // boundary points improved since the last expansion
+  point_set ingress;      // boundary points improved since the last expansion
   int ext;                // a square's points: square_state[ext]
   cost_t heap_value;      // kUnreachable when not in OPEN
   cost_t heap_h;          // h of the point that gave heap_value: ties go to the deeper block
@@ -57,8 +64,8 @@ struct block_slot {
   // legal moves out of this block, and the boundary points with at least one. A point
   // without one cannot hand a g-value on, so the min-plus product skips it.
   bool prepared;
-  bool square;  // an open square of 2 x 2 blocks (any-angle)
-  std::uint32_t exitable;
+  std::uint8_t level;  // 0: a block; else an open square of 2^level x 2^level blocks (any-angle)
+  point_set exitable;
   // Cells: bit k of link_ok is set when links[k] is a legal move out of this block, worked
   // out once in prepare so that handing on does not branch on it (such branches mispredict on
   // cluttered maps). Vertices: link_ok has every link, and free_ring is the ring mask of
@@ -79,7 +86,7 @@ struct block_slot {
 struct link {
   std::uint8_t source;     // boundary index in this block
   std::uint8_t target;     // boundary index in the neighbour
-  std::uint8_t around;     // the neighbour's ring position: (ox + 1) * 3 + (oy + 1), squares (ox + 1) * 4 + (oy + 1)
+  std::uint8_t around;     // the neighbour's ring position: (ox + 1) * (k + 2) + (oy + 1), k = 1 for a block, else the square's blocks a side
   std::int8_t ox, oy;      // neighbour block offset
   std::int8_t dx, dy;      // the move (cells); 0, 0 for a shared vertex
   std::uint8_t legal_word, legal_bit;  // cells: where block_slot::legal says if the link is legal
@@ -94,7 +101,21 @@ constexpr int kMaxLinks = 64;
 struct square_nodes {
   std::array<cost_t, kSquarePoints> g;
   std::array<parent_ref, kSquarePoints> parent;
-  std::array<int, 16> neighbour;  // by ring position, 4 x 4 around the square
+  std::array<int, kSquareRing> neighbour;  // by ring position (ring_index)
+  std::array<std::uint64_t, 2> link_ok;    // bit k: square_shape::links[k] is legal (a 4 x 4 square has up to 84)
+};
+
+// The geometry of one size of open square (build_squares): its boundary vertices, their
+// straight-line costs and the links from them to the blocks around.
+struct square_shape {
+  int blocks = 0;  // 2^level blocks a side
+  int side = 0;    // cells a side
+  int count = 0;   // boundary vertices, 4 * side
+  std::array<point, kSquarePoints> points;  // boundary index -> vertex (square coordinates)
+  std::vector<int> index;                   // vertex (y * (side + 1) + x) -> boundary index, -1 inside
+  std::vector<cost_t> cost;                 // count x count
+  std::vector<link> links;                  // in order of source
+  std::array<std::uint16_t, kSquarePoints + 1> first_link;  // links of point i: [first_link[i], first_link[i + 1])
 };
 
 }  // namespace
@@ -124,11 +145,14 @@ struct block_search_state {
   // behind a finite g).
   std::vector<block_slot> slots;
   std::size_t used = 0;
-  // Open addressing: block id -> slot index, valid when stamp == generation.
+  // Open addressing: block id -> slot index, valid when stamp == generation. Each block
+  // of a square has an entry for the square's slot, so that finding a block's node does
+  // not work out again which square it belongs to.
   struct bucket {
     std::uint32_t block_id, slot, stamp;
   };
   std::vector<bucket> table;
+  std::size_t entries = 0;  // buckets in use this query
   std::uint32_t generation = 0;
   // OPEN: a binary heap of blocks keyed (f, h, block id), the keys kept in the entries
   // so that sifting reads one array. Each block is in it at most once and knows where
@@ -172,14 +196,9 @@ struct block_search_state {
   // Open squares (build_squares), for the links' rule and block size; `squares` says
   // whether this query uses them.
   bool squares = false;
-  int square_side = 0;  // 2b cells
   std::vector<square_nodes> square_state;  // the first squares_used belong to this query
   std::size_t squares_used = 0;
-  std::vector<link> square_links;
-  std::array<std::uint64_t, kSquarePoints> square_point_links;
-  std::array<point, kSquarePoints> square_points;            // boundary index -> vertex (square coordinates)
-  std::array<int, (2 * kMaxSquareBlock + 1) * (2 * kMaxSquareBlock + 1)> square_index;  // vertex -> boundary index, -1 inside
-  std::array<std::array<cost_t, kSquarePoints>, kSquarePoints> square_cost;
+  std::array<square_shape, kSquareLevels> square_shapes;  // [level - 1]; blocks == 0: none for this rule
 };
 
 void destroy_state(block_search_state* s) { delete s; }
@@ -188,8 +207,9 @@ std::size_t state_bytes(const block_search_state* s) {
   std::size_t n = sizeof(*s) + s->slots.capacity() * sizeof(block_slot) +
                   s->table.capacity() * sizeof(block_search_state::bucket) + s->heap.capacity() * sizeof(block_search_state::heap_entry) +
                   s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int);
-  n += (s->links.capacity() + s->square_links.capacity()) * sizeof(link);
-  n += s->square_state.capacity() * sizeof(square_nodes);
+  n += s->links.capacity() * sizeof(link) + s->square_state.capacity() * sizeof(square_nodes);
+  for (const square_shape& q : s->square_shapes)
+    n += q.links.capacity() * sizeof(link) + q.cost.capacity() * sizeof(cost_t) + q.index.capacity() * sizeof(int);
   return n;
 }
 
@@ -231,27 +251,21 @@ class block_search {
  private:
   // ---- slots
   int slot_of(int bx, int by);  // creates the slot when the query has not touched the block
-  bool open_square(int sx, int sy) const;  // is the group with top-left block (sx, sy) a square?
-  int points(const block_slot& s) const { return s.square ? 8 * b_ : n_; }
-  cost_t* g_of(block_slot& s) const { return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].g.data() : s.g.data(); }
-  const cost_t* g_of(const block_slot& s) const {
-    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].g.data() : s.g.data();
-  }
-  parent_ref* parent_of(block_slot& s) const {
-    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].parent.data() : s.parent.data();
-  }
-  const parent_ref* parent_of(const block_slot& s) const {
-    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].parent.data() : s.parent.data();
-  }
-  int* neighbours_of(block_slot& s) const {
-    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].neighbour.data() : s.neighbour.data();
-  }
-  const int* neighbours_of(const block_slot& s) const {
-    return s.square ? st_.square_state[static_cast<std::size_t>(s.ext)].neighbour.data() : s.neighbour.data();
-  }
-  static int ring_index(const block_slot& of, int bx, int by) {
+  // The level of the open square that block (bx, by) belongs to, 0 for none.
+  int square_level(int bx, int by) const;
+  const square_shape& shape_of(int level) const { return st_.square_shapes[static_cast<std::size_t>(level - 1)]; }
+  int points(const block_slot& s) const { return s.level ? shape_of(s.level).count : n_; }
+  square_nodes& square_of(const block_slot& s) const { return st_.square_state[static_cast<std::size_t>(s.ext)]; }
+  cost_t* g_of(block_slot& s) const { return s.level ? square_of(s).g.data() : s.g.data(); }
+  const cost_t* g_of(const block_slot& s) const { return s.level ? square_of(s).g.data() : s.g.data(); }
+  parent_ref* parent_of(block_slot& s) const { return s.level ? square_of(s).parent.data() : s.parent.data(); }
+  const parent_ref* parent_of(const block_slot& s) const { return s.level ? square_of(s).parent.data() : s.parent.data(); }
+  int* neighbours_of(block_slot& s) const { return s.level ? square_of(s).neighbour.data() : s.neighbour.data(); }
+  const int* neighbours_of(const block_slot& s) const { return s.level ? square_of(s).neighbour.data() : s.neighbour.data(); }
+  // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
+  int ring_index(const block_slot& of, int bx, int by) const {
     const int rx = bx - of.bx + 1, ry = by - of.by + 1;
-    return of.square ? rx * 4 + ry : rx * 3 + ry;
+    return rx * (of.level ? shape_of(of.level).blocks + 2 : 3) + ry;
   }
   void build_squares();
   [[gnu::always_inline]] inline void prepare(block_slot& slot) const;  // inlined: its call cost showed (callgrind)
@@ -282,22 +296,22 @@ class block_search {
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
   point global(const block_slot& s, int boundary) const {
-    const point p = s.square ? st_.square_points[static_cast<std::size_t>(boundary)] : shape_.boundary_point(boundary);
+    const point p = s.level ? shape_of(s.level).points[static_cast<std::size_t>(boundary)] : shape_.boundary_point(boundary);
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
   cost_t h(point p) const { return heuristic_cost(opt_.heuristic, rule_, p.x, p.y, goal_.x, goal_.y); }
   // h of the boundary points of s in `which`, into out[point]: worked out together, so that
   // their square roots overlap instead of each waiting on the last.
-  void heuristics(const block_slot& s, std::uint32_t which, cost_t* out) const {
+  void heuristics(const block_slot& s, point_set which, cost_t* out) const {
     if (opt_.heuristic != heuristic_kind::euclidean) {
-      for (; which; which &= which - 1) out[__builtin_ctz(which)] = h(global(s, __builtin_ctz(which)));
+      for (; which; which &= which - 1) out[__builtin_ctzll(which)] = h(global(s, __builtin_ctzll(which)));
       return;
     }
     std::array<double, kSquarePoints> squares;
     std::array<std::uint8_t, kSquarePoints> index;
     int k = 0;
     for (; which; which &= which - 1) {
-      const int i = __builtin_ctz(which);
+      const int i = __builtin_ctzll(which);
       const point p = global(s, i);
       const std::int64_t dx = p.x - goal_.x, dy = p.y - goal_.y;
       squares[static_cast<std::size_t>(k)] = static_cast<double>(dx * dx + dy * dy);
@@ -312,15 +326,15 @@ class block_search {
 
   // kSquares: this query may meet open squares (st_.squares); false compiles them out.
   template <bool kSquares>
-  void expand(int s, std::uint32_t ingress);
-  void hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on);
+  void expand(int s, point_set ingress);
+  void hand_on_squares(int s, block_slot& cur, point_set hand_on);
   // The paper's hand-on between two blocks: g-value ng reaches point l.target of nb through
   // link l. False when it does not improve that point.
   [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng) {
     if (ng >= nb.g[l.target]) return false;
     nb.g[l.target] = ng;
     nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
-    nb.ingress |= 1u << l.target;
+    nb.ingress |= point_set{1} << l.target;
     ++stats_.generated;
     return true;
   }
@@ -356,6 +370,7 @@ class block_search {
 
 void block_search::reset() {
   st_.used = 0;
+  st_.entries = 0;
   st_.squares_used = 0;
   st_.heap.clear();
   st_.candidate.clear();
@@ -366,71 +381,85 @@ void block_search::reset() {
   }
 }
 
-bool block_search::open_square(int sx, int sy) const {
-  if (sx + 1 >= map_.blocks_x() || sy + 1 >= map_.blocks_y()) return false;
-  // One block at a time: on cluttered maps the first already says no.
-  if (map_.block_code(sx, sy) != 0 || map_.block_code(sx + 1, sy) != 0 || map_.block_code(sx, sy + 1) != 0 ||
-      map_.block_code(sx + 1, sy + 1) != 0)
-    return false;
-  // The start and goal keep their blocks (and their local searches): not a square that
-  // holds either, on its border included.
-  const int x0 = sx * b_, y0 = sy * b_, x1 = x0 + 2 * b_, y1 = y0 + 2 * b_;
-  auto inside = [&](point p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
-  return !inside(start_) && !inside(goal_);
+int block_search::square_level(int bx, int by) const {
+  if (!st_.squares || map_.block_code(bx, by) != 0) return 0;  // on cluttered maps, most blocks stop here
+  // The group of k x k blocks (aligned) around (bx, by) is a square when its blocks are all
+  // open and it does not hold the start or goal, on its border included: those keep their
+  // blocks and their local searches. A 4 x 4 group holds a 2 x 2 one, so that goes first.
+  int level = 0;
+  for (int l = 1; l <= kSquareLevels; ++l) {
+    const int k = 1 << l, sx = bx & ~(k - 1), sy = by & ~(k - 1);
+    if (sx + k > map_.blocks_x() || sy + k > map_.blocks_y()) break;
+    const int x0 = sx * b_, y0 = sy * b_, x1 = x0 + k * b_, y1 = y0 + k * b_;
+    auto inside = [&](point p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
+    if (inside(start_) || inside(goal_)) break;
+    for (int y = sy; y < sy + k; ++y)  // one block at a time: the first blocked one says no
+      for (int x = sx; x < sx + k; ++x)
+        if (map_.block_code(x, y) != 0) return level;
+    level = l;
+  }
+  return level;
 }
 
 int block_search::slot_of(int bx, int by) {
-  const bool square = st_.squares && open_square(bx & ~1, by & ~1);
-  if (square) {
-    bx &= ~1;
-    by &= ~1;
-  }
-  const auto id = (static_cast<std::uint32_t>(by) * static_cast<std::uint32_t>(map_.blocks_x()) +
-                   static_cast<std::uint32_t>(bx)) |
-                  (square ? kSquareId : 0u);
+  const auto block_id = [bw = static_cast<std::uint32_t>(map_.blocks_x())](int x, int y) {
+    return static_cast<std::uint32_t>(y) * bw + static_cast<std::uint32_t>(x);
+  };
   auto& table = st_.table;
   std::size_t mask = table.size() - 1;
-  std::size_t i = (id * 0x9E3779B1u) & mask;
+  const std::uint32_t plain = block_id(bx, by);
+  std::size_t i = (plain * 0x9E3779B1u) & mask;
   while (table[i].stamp == st_.generation) {
-    if (table[i].block_id == id) return static_cast<int>(table[i].slot);
+    if (table[i].block_id == plain) return static_cast<int>(table[i].slot);
     i = (i + 1) & mask;
   }
-  // New block. Grow the table first when it would pass half full.
-  if ((st_.used + 1) * 2 > table.size()) {
-    std::vector<block_search_state::bucket> bigger(table.size() * 2, {0, 0, 0});
-    const std::size_t bigger_mask = bigger.size() - 1;
-    for (std::size_t s = 0; s < st_.used; ++s) {
-      const std::uint32_t bid = st_.slots[s].block_id;
-      std::size_t j = (bid * 0x9E3779B1u) & bigger_mask;
-      while (bigger[j].stamp == st_.generation) j = (j + 1) & bigger_mask;
-      bigger[j] = {bid, static_cast<std::uint32_t>(s), st_.generation};
-    }
+  // New node: the block, or the square it belongs to.
+  const int level = square_level(bx, by);
+  const int k = 1 << level;  // blocks a side
+  bx &= ~(k - 1);
+  by &= ~(k - 1);
+  const std::uint32_t id = block_id(bx, by) | static_cast<std::uint32_t>(level) << kSquareIdShift;
+  auto place = [&](std::vector<block_search_state::bucket>& into, std::uint32_t key, std::uint32_t slot) {
+    std::size_t j = (key * 0x9E3779B1u) & (into.size() - 1);
+    while (into[j].stamp == st_.generation) j = (j + 1) & (into.size() - 1);
+    into[j] = {key, slot, st_.generation};
+  };
+  auto place_node = [&](std::vector<block_search_state::bucket>& into, const block_slot& node, std::uint32_t slot) {
+    const int side = 1 << node.level;
+    for (int y = node.by; y < node.by + side; ++y)
+      for (int x = node.bx; x < node.bx + side; ++x) place(into, block_id(x, y), slot);
+  };
+  // Grow the table first when it would pass half full.
+  st_.entries += static_cast<std::size_t>(k * k);
+  if (st_.entries * 2 > table.size()) {
+    std::size_t size = table.size() * 2;
+    while (st_.entries * 2 > size) size *= 2;
+    std::vector<block_search_state::bucket> bigger(size, {0, 0, 0});
+    for (std::size_t s = 0; s < st_.used; ++s) place_node(bigger, st_.slots[s], static_cast<std::uint32_t>(s));
     table.swap(bigger);
-    mask = table.size() - 1;
-    i = (id * 0x9E3779B1u) & mask;
-    while (table[i].stamp == st_.generation) i = (i + 1) & mask;
   }
   const int s = static_cast<int>(st_.used);
-  table[i] = {id, static_cast<std::uint32_t>(s), st_.generation};
   if (st_.used == st_.slots.size()) st_.slots.emplace_back();
   block_slot& slot = st_.slots[st_.used++];
   slot.block_id = id;
   slot.bx = bx;
   slot.by = by;
-  slot.square = square;
-  slot.code = square ? 0 : map_.block_code(bx, by);
+  slot.level = static_cast<std::uint8_t>(level);
+  place_node(table, slot, static_cast<std::uint32_t>(s));
+  slot.code = level ? 0 : map_.block_code(bx, by);
   slot.ingress = 0;
   slot.heap_value = kUnreachable;
   slot.heap_h = kUnreachable;
   slot.heap_pos = -1;
   slot.goal_index = -1;
   slot.prepared = false;
-  if (square) {
+  if (level) {
     if (st_.squares_used == st_.square_state.size()) st_.square_state.emplace_back();
     slot.ext = static_cast<int>(st_.squares_used++);
     square_nodes& sq = st_.square_state[static_cast<std::size_t>(slot.ext)];
-    sq.g.fill(kUnreachable);
-    sq.neighbour.fill(-1);
+    const square_shape& shape = shape_of(level);
+    std::fill_n(sq.g.begin(), shape.count, kUnreachable);
+    std::fill_n(sq.neighbour.begin(), (shape.blocks + 2) * (shape.blocks + 2), -1);
   } else {
     slot.ext = -1;
     slot.g.fill(kUnreachable);
@@ -514,68 +543,77 @@ void block_search::build_links() {
 }
 
 void block_search::build_squares() {
-  st_.square_links.clear();
-  st_.square_side = 0;
+  for (square_shape& q : st_.square_shapes) q.blocks = 0;
   if (!rule_.on_vertices() || b_ > kMaxSquareBlock) return;
-  const int side = 2 * b_, stride = side + 1, n = 4 * side;
-  st_.square_side = side;
-  // Boundary vertices clockwise from the top-left, as block_shape numbers a block's.
-  st_.square_index.fill(-1);
-  int k = 0;
-  auto add_point = [&](int x, int y) {
-    st_.square_points[static_cast<std::size_t>(k)] = {x, y};
-    st_.square_index[static_cast<std::size_t>(y * stride + x)] = k++;
-  };
-  for (int x = 0; x < side; ++x) add_point(x, 0);
-  for (int y = 0; y < side; ++y) add_point(side, y);
-  for (int x = side; x > 0; --x) add_point(x, side);
-  for (int y = side; y > 0; --y) add_point(0, y);
-  // Straight segments, each rounded as the generator rounds a stored length.
   const int scale = db_.info().scale_log2;
-  for (int a = 0; a < n; ++a)
-    for (int c = 0; c < n; ++c) {
-      const point pa = st_.square_points[static_cast<std::size_t>(a)], pc = st_.square_points[static_cast<std::size_t>(c)];
-      st_.square_cost[static_cast<std::size_t>(a)][static_cast<std::size_t>(c)] =
-          round_to_units(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale) << (kCostShift - scale);
-    }
-  // Links: from each boundary vertex to every block around the square that holds it.
-  for (int i = 0; i < n; ++i) {
-    st_.square_point_links[static_cast<std::size_t>(i)] = 0;
-    const point p = st_.square_points[static_cast<std::size_t>(i)];
-    for (int ox = -1; ox <= 2; ++ox)
-      for (int oy = -1; oy <= 2; ++oy) {
-        if (ox >= 0 && ox <= 1 && oy >= 0 && oy <= 1) continue;  // the square's own blocks
-        if (p.x < ox * b_ || p.x > ox * b_ + b_ || p.y < oy * b_ || p.y > oy * b_ + b_) continue;
-        std::uint64_t cells = 0;  // the vertex's cells in that block, as its pattern bits
-        for (int cy = p.y - 1; cy <= p.y; ++cy)
-          for (int cx = p.x - 1; cx <= p.x; ++cx) {
-            const int lx = cx - ox * b_, ly = cy - oy * b_;
-            if (lx >= 0 && lx < b_ && ly >= 0 && ly < b_) cells |= std::uint64_t{1} << (ly * b_ + lx);
-          }
-        st_.square_point_links[static_cast<std::size_t>(i)] |= std::uint64_t{1} << st_.square_links.size();
-        st_.square_links.push_back({static_cast<std::uint8_t>(i), 0, static_cast<std::uint8_t>((ox + 1) * 4 + (oy + 1)),
-                                    static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, cells, 0});
+  for (int level = 1; level <= kSquareLevels; ++level) {
+    square_shape& q = st_.square_shapes[static_cast<std::size_t>(level - 1)];
+    const int k = 1 << level, side = k * b_, stride = side + 1, n = 4 * side;
+    q.blocks = k;
+    q.side = side;
+    q.count = n;
+    // Boundary vertices clockwise from the top-left, as block_shape numbers a block's.
+    q.index.assign(static_cast<std::size_t>(stride * stride), -1);
+    int next = 0;
+    auto add_point = [&](int x, int y) {
+      q.points[static_cast<std::size_t>(next)] = {x, y};
+      q.index[static_cast<std::size_t>(y * stride + x)] = next++;
+    };
+    for (int x = 0; x < side; ++x) add_point(x, 0);
+    for (int y = 0; y < side; ++y) add_point(side, y);
+    for (int x = side; x > 0; --x) add_point(x, side);
+    for (int y = side; y > 0; --y) add_point(0, y);
+    // Straight segments, each rounded as the generator rounds a stored length.
+    q.cost.resize(static_cast<std::size_t>(n * n));
+    for (int a = 0; a < n; ++a)
+      for (int c = 0; c < n; ++c) {
+        const point pa = q.points[static_cast<std::size_t>(a)], pc = q.points[static_cast<std::size_t>(c)];
+        q.cost[static_cast<std::size_t>(a * n + c)] = round_to_units(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale)
+                                                      << (kCostShift - scale);
       }
+    // Links: from each boundary vertex to every block around the square that holds it.
+    q.links.clear();
+    for (int i = 0; i < n; ++i) {
+      q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(q.links.size());
+      const point p = q.points[static_cast<std::size_t>(i)];
+      for (int ox = -1; ox <= k; ++ox)
+        for (int oy = -1; oy <= k; ++oy) {
+          if (ox >= 0 && ox < k && oy >= 0 && oy < k) continue;  // the square's own blocks
+          if (p.x < ox * b_ || p.x > ox * b_ + b_ || p.y < oy * b_ || p.y > oy * b_ + b_) continue;
+          std::uint64_t cells = 0;  // the vertex's cells in that block, as its pattern bits
+          for (int cy = p.y - 1; cy <= p.y; ++cy)
+            for (int cx = p.x - 1; cx <= p.x; ++cx) {
+              const int lx = cx - ox * b_, ly = cy - oy * b_;
+              if (lx >= 0 && lx < b_ && ly >= 0 && ly < b_) cells |= std::uint64_t{1} << (ly * b_ + lx);
+            }
+          q.links.push_back({static_cast<std::uint8_t>(i), 0, static_cast<std::uint8_t>((ox + 1) * (k + 2) + (oy + 1)),
+                             static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, cells, 0});
+        }
+    }
+    q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
+    if (q.links.size() > 128) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
   }
-  if (st_.square_links.size() > kMaxLinks) throw std::logic_error("block_astar: more square links than a 64-bit mask holds");
 }
 
 void block_search::prepare_square(block_slot& slot) const {
   // Every cell is free, so each boundary vertex is usable here; a link is legal when one
   // of the vertex's cells in the block it leads to is free.
-  std::array<std::uint32_t, 16> codes;  // by ring position
-  for (int ox = -1; ox <= 2; ++ox)
-    for (int oy = -1; oy <= 2; ++oy)
-      codes[static_cast<std::size_t>((ox + 1) * 4 + (oy + 1))] = map_.block_code(slot.bx + ox, slot.by + oy);
-  std::uint64_t ok = 0;
-  std::uint32_t exitable = 0;
-  for (std::size_t k = 0; k < st_.square_links.size(); ++k) {
-    const link& l = st_.square_links[k];
+  const square_shape& q = shape_of(slot.level);
+  const int k = q.blocks;
+  std::array<std::uint32_t, kSquareRing> codes;  // by ring position
+  for (int ox = -1; ox <= k; ++ox)
+    for (int oy = -1; oy <= k; ++oy)
+      codes[static_cast<std::size_t>((ox + 1) * (k + 2) + (oy + 1))] = map_.block_code(slot.bx + ox, slot.by + oy);
+  std::array<std::uint64_t, 2> ok{};
+  point_set exitable = 0;
+  for (std::size_t i = 0; i < q.links.size(); ++i) {
+    const link& l = q.links[i];
     if ((~codes[l.around] & l.target_ring) == 0) continue;
-    ok |= std::uint64_t{1} << k;
-    exitable |= 1u << l.source;
+    ok[i / 64] |= std::uint64_t{1} << (i % 64);
+    exitable |= point_set{1} << l.source;
   }
-  slot.link_ok = ok;
+  square_of(slot).link_ok = ok;
+  slot.link_ok = 0;
   slot.exitable = exitable;
   slot.free_ring = 0;
 }
@@ -708,21 +746,21 @@ int block_search::containing_blocks(point p, std::array<std::pair<point, point>,
 }
 
 template <bool kSquares>
-void block_search::expand(int s, std::uint32_t ingress) {
-  // At most 12 new neighbours (around a square): with room for them, slot references and
-  // square point arrays stay valid below.
-  if (st_.slots.capacity() < st_.used + 13) st_.slots.reserve(2 * (st_.used + 13));
-  if (kSquares && st_.square_state.capacity() < st_.squares_used + 13) st_.square_state.reserve(2 * (st_.squares_used + 13));
+void block_search::expand(int s, point_set ingress) {
+  // At most 20 new neighbours (around a 4 x 4 square): with room for them, slot references
+  // and square point arrays stay valid below.
+  if (st_.slots.capacity() < st_.used + 21) st_.slots.reserve(2 * (st_.used + 21));
+  if (kSquares && st_.square_state.capacity() < st_.squares_used + 21) st_.square_state.reserve(2 * (st_.squares_used + 21));
   block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
   parent_ref* const cur_parent = kSquares ? parent_of(cur) : cur.parent.data();
   ++stats_.expanded;
-  if (expanded_) {  // for pictures: a square is its four blocks
-    expanded_->push_back({cur.bx, cur.by});
-    if (cur.square)
-      for (const point d : {point{1, 0}, point{0, 1}, point{1, 1}}) expanded_->push_back({cur.bx + d.x, cur.by + d.y});
+  if (expanded_) {  // for pictures: a square is its blocks
+    const int k = cur.level ? shape_of(cur.level).blocks : 1;
+    for (int dy = 0; dy < k; ++dy)
+      for (int dx = 0; dx < k; ++dx) expanded_->push_back({cur.bx + dx, cur.by + dy});
   }
   if (!cur.prepared) {
-    if (kSquares && cur.square)
+    if (kSquares && cur.level)
       prepare_square(cur);
     else
       prepare(cur);
@@ -732,21 +770,21 @@ void block_search::expand(int s, std::uint32_t ingress) {
   // the min-plus product of ingress g-values and the block's costs, with the way costs are
   // read (decoded already for an open block) chosen once, outside the loops. Only points
   // that can hand a g-value on are updated.
-  std::uint32_t changed = 0;
-  const std::uint32_t egress = cur.exitable;  // exitable points are usable
+  point_set changed = 0;
+  const point_set egress = cur.exitable;  // exitable points are usable
   auto min_plus = [&](auto& g, auto& parent, const auto& floor, auto cost) {
-    for (std::uint32_t m = ingress; m; m &= m - 1) {
-      const int y = __builtin_ctz(m);
+    for (point_set m = ingress; m; m &= m - 1) {
+      const int y = __builtin_ctzll(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
       const cost_t gy = g[static_cast<std::size_t>(y)];
       const auto& floor_row = floor[static_cast<std::size_t>(y)];
-      std::uint32_t e = egress & ~(1u << y);
+      point_set e = egress & ~(point_set{1} << y);
 #if LDDB_AVX2_KERNELS
       // The floor test for the whole row at once; then only the lookups are left below.
       if (avx2_) e &= improved_by_row_avx2(gy, floor_row.data(), g.data(), n_);
 #endif
       for (; e; e &= e - 1) {
-        const int x = __builtin_ctz(e);
+        const int x = __builtin_ctzll(e);
         // Cannot improve (passes always when the row was tested above; predicted so).
         if (gy + floor_row[static_cast<std::size_t>(x)] >= g[static_cast<std::size_t>(x)]) continue;
         const cost_t c = cost(y, x);
@@ -755,7 +793,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
         if (total < g[static_cast<std::size_t>(x)]) {
           g[static_cast<std::size_t>(x)] = total;
           parent[static_cast<std::size_t>(x)] = {via::block, static_cast<std::uint8_t>(y), 0};
-          changed |= 1u << x;
+          changed |= point_set{1} << x;
         }
       }
     }
@@ -771,25 +809,26 @@ void block_search::expand(int s, std::uint32_t ingress) {
       return;
     }
 #endif
-    for (std::uint32_t m = ingress; m; m &= m - 1) {
-      const int y = __builtin_ctz(m);
+    for (point_set m = ingress; m; m &= m - 1) {
+      const int y = __builtin_ctzll(m);
       if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
       const cost_t gy = g[y];
       const cost_t* row = table + static_cast<std::size_t>(y) * stride;
-      for (std::uint32_t e = egress & ~(1u << y); e; e &= e - 1) {
-        const int x = __builtin_ctz(e);
+      for (point_set e = egress & ~(point_set{1} << y); e; e &= e - 1) {
+        const int x = __builtin_ctzll(e);
         const cost_t total = gy + row[x];
         if (total < g[x]) {
           g[x] = total;
           parent[x] = {via::block, static_cast<std::uint8_t>(y), 0};
-          changed |= 1u << x;
+          changed |= point_set{1} << x;
         }
       }
     }
   };
-  if (kSquares && cur.square) {
-    square_nodes& sq = st_.square_state[static_cast<std::size_t>(cur.ext)];
-    relax_rows(sq.g.data(), sq.parent.data(), st_.square_cost[0].data(), kSquarePoints, 8 * b_);
+  if (kSquares && cur.level) {
+    square_nodes& sq = square_of(cur);
+    const square_shape& q = shape_of(cur.level);
+    relax_rows(sq.g.data(), sq.parent.data(), q.cost.data(), static_cast<std::size_t>(q.count), q.count);
   } else if (cur.code == 0 && st_.open_finite) {
     // Open ground, the common block on game maps: its costs are kept decoded.
     relax_rows(cur.g.data(), cur.parent.data(), db_.open_costs(), static_cast<std::size_t>(n_), n_);
@@ -806,7 +845,7 @@ void block_search::expand(int s, std::uint32_t ingress) {
         return v == kStoredUnreachable ? kUnreachable : cost_t{v} << (kCostShift - sh);
       });
   }
-  for (std::uint32_t m = changed; m; m &= m - 1) ++stats_.generated;
+  stats_.generated += static_cast<std::uint64_t>(__builtin_popcountll(changed));
 
   // Line 6: hand on every point that changed here or arrived since the last expansion,
   // along the links that are legal from this block.
@@ -815,19 +854,19 @@ void block_search::expand(int s, std::uint32_t ingress) {
   // A vertex that arrived from a neighbour was handed on by that neighbour to every block
   // that shares it, so only the start's own points come with their ingress. Cells hand an
   // arrived point on by moves the neighbour could not make.
-  std::uint32_t hand_on = changed | ingress;
+  point_set hand_on = changed | ingress;
   if (vertices)
-    for (std::uint32_t m = ingress & ~changed; m; m &= m - 1) {
-      const int y = __builtin_ctz(m);
-      if (cur_parent[y].kind == via::neighbour) hand_on &= ~(1u << y);
+    for (point_set m = ingress & ~changed; m; m &= m - 1) {
+      const int y = __builtin_ctzll(m);
+      if (cur_parent[y].kind == via::neighbour) hand_on &= ~(point_set{1} << y);
     }
   if constexpr (kSquares) {
     hand_on_squares(s, cur, hand_on);
   } else {
     // The paper's blocks: each link's target and way back are its own.
     std::uint64_t todo = 0;
-    const std::uint32_t sources = hand_on & cur.exitable;
-    for (std::uint32_t m = sources; m; m &= m - 1) todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctz(m))];
+    const point_set sources = hand_on & cur.exitable;
+    for (point_set m = sources; m; m &= m - 1) todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctzll(m))];
     todo &= cur.link_ok;
     // A vertex is the same point in every block that shares it, so its h is worked out once
     // for all the links from it; a cell's differs with each move.
@@ -856,54 +895,66 @@ void block_search::expand(int s, std::uint32_t ingress) {
 }
 
 // Line 6 when the query has open squares: the same vertex has another boundary index in a
-// square, and a square has 12 blocks around it, so a link's target and the way back are
+// square, and a square has more blocks around it, so a link's target and the way back are
 // worked out from the two slots' shapes.
-void block_search::hand_on_squares(int s, block_slot& cur, std::uint32_t hand_on) {
-  const bool square = cur.square;
-  const std::vector<link>& links = square ? st_.square_links : st_.links;
-  const std::uint64_t* point_links = square ? st_.square_point_links.data() : st_.point_links.data();
+void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
   const cost_t* const cur_g = g_of(cur);
   int* const neighbour = neighbours_of(cur);
-  std::uint64_t todo = 0;
+  const point_set sources = hand_on & cur.exitable;
   std::array<cost_t, kSquarePoints> hv;
-  const std::uint32_t sources = hand_on & cur.exitable;
-  for (std::uint32_t m = sources; m; m &= m - 1) todo |= point_links[__builtin_ctz(m)];
   heuristics(cur, sources, hv.data());
-  todo &= cur.link_ok;
-  for (; todo; todo &= todo - 1) {
-    const link& l = links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-    if (!square && (cur.free_ring & l.target_ring) == 0) continue;  // a square's link_ok says it
+  // Hands the g-value of l.source on along link l (legal).
+  auto pass = [&](const link& l) __attribute__((always_inline)) {
     const cost_t ng = cur_g[l.source];  // the very same vertex: no cost
     int& ns = neighbour[l.around];
     if (ns < 0) {
       ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
       block_slot& fresh = st_.slots[static_cast<std::size_t>(ns)];
-      if (!square && !fresh.square) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+      if (!cur.level && !fresh.level) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
     }
     block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-    if (!square && !nb.square) {  // two blocks: the paper's hand-on (their caches point both ways)
-      if (!improve_block(nb, l, ng)) continue;
-      offer(ns, ng, hv[l.source]);
-      continue;
+    if (!cur.level && !nb.level) {  // two blocks: the paper's hand-on (their caches point both ways)
+      if (improve_block(nb, l, ng)) offer(ns, ng, hv[l.source]);
+      return;
     }
-    std::uint32_t target = l.target;
-    std::uint32_t back = 8u - l.around;  // where nb finds this slot (walk_back)
-    {
-      // The vertex numbered in nb, and a block of this slot that holds it, placed in nb's ring.
-      const point p = square ? st_.square_points[l.source] : shape_.boundary_point(l.source);
-      const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
-      target = static_cast<std::uint32_t>(nb.square ? st_.square_index[static_cast<std::size_t>(vy * (st_.square_side + 1) + vx)]
-                                                    : shape_.boundary_index({vx, vy}));
-      back = static_cast<std::uint32_t>(ring_index(nb, cur.bx + (square && p.x > b_), cur.by + (square && p.y > b_)));
+    // The vertex numbered in nb, and a block of this slot that holds it, placed in nb's ring.
+    const point p = cur.level ? shape_of(cur.level).points[l.source] : shape_.boundary_point(l.source);
+    const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
+    const std::uint32_t target = static_cast<std::uint32_t>(
+        nb.level ? shape_of(nb.level).index[static_cast<std::size_t>(vy * (shape_of(nb.level).side + 1) + vx)]
+                 : shape_.boundary_index({vx, vy}));
+    int hx = cur.bx, hy = cur.by;
+    if (cur.level) {
+      const int last = shape_of(cur.level).blocks - 1;
+      hx += std::min(std::max(p.x - 1, 0) / b_, last);
+      hy += std::min(std::max(p.y - 1, 0) / b_, last);
     }
+    const std::uint32_t back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));  // where nb finds this slot (walk_back)
     cost_t* const nb_g = g_of(nb);
-    if (ng >= nb_g[target]) continue;
+    if (ng >= nb_g[target]) return;
     nb_g[target] = ng;
     parent_of(nb)[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
     neighbours_of(nb)[back] = s;
-    nb.ingress |= 1u << target;
+    nb.ingress |= point_set{1} << target;
     ++stats_.generated;
     offer(ns, ng, hv[l.source]);
+  };
+  if (cur.level) {
+    // A square's links come in order of source, up to 84 of them: walk each source's.
+    const square_shape& q = shape_of(cur.level);
+    const std::array<std::uint64_t, 2>& ok = square_of(cur).link_ok;
+    for (point_set m = sources; m; m &= m - 1) {
+      const int i = __builtin_ctzll(m);
+      for (int k = q.first_link[static_cast<std::size_t>(i)]; k < q.first_link[static_cast<std::size_t>(i) + 1]; ++k)
+        if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u) pass(q.links[static_cast<std::size_t>(k)]);
+    }
+    return;
+  }
+  std::uint64_t todo = 0;
+  for (point_set m = sources; m; m &= m - 1) todo |= st_.point_links[static_cast<std::size_t>(__builtin_ctzll(m))];
+  for (todo &= cur.link_ok; todo; todo &= todo - 1) {
+    const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+    if ((cur.free_ring & l.target_ring) != 0) pass(l);
   }
 }
 
@@ -917,7 +968,10 @@ bool block_search::begin(search_result& r) {
   if (!prepare_endpoints(rule_, map_, start_, goal_, opt_, r)) return false;
   reset();
   build_links();
-  st_.squares = opt_.open_squares && st_.square_side != 0;
+  // Squares need their level in the top bits of a block id.
+  st_.squares = opt_.open_squares && st_.square_shapes[0].blocks != 0 &&
+                static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
+                    (std::uint64_t{1} << kSquareIdShift);
   const cost_t* open = db_.open_costs();  // per query: the database may differ from the last
   st_.open_finite = std::none_of(open, open + n_ * n_, [](cost_t c) { return c == kUnreachable; });
 
@@ -981,12 +1035,12 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
     }
     const int s = heap_pop();
     block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
-    const std::uint32_t ingress = cur.ingress;
+    const point_set ingress = cur.ingress;
     cur.ingress = 0;
     if (cur.goal_index >= 0) {
       const block_graph::paths& gp = st_.goal_paths[static_cast<std::size_t>(cur.goal_index)];
-      for (std::uint32_t m = ingress; m; m &= m - 1) {
-        const int y = __builtin_ctz(m);
+      for (point_set m = ingress; m; m &= m - 1) {
+        const int y = __builtin_ctzll(m);
         const cost_t d = gp.cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(y)))];
         if (d == kUnreachable) continue;
         const cost_t total = cur.g[static_cast<std::size_t>(y)] + d;
@@ -1060,7 +1114,7 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
     const block_slot& cur = st_.slots[static_cast<std::size_t>(s)];
     add_point(out, global(cur, x));
     const parent_ref p = parent_of(cur)[x];
-    if (p.kind == via::block && cur.square) {
+    if (p.kind == via::block && cur.level) {
       x = p.index;  // a straight segment
     } else if (p.kind == via::block) {
       inflections inf;

@@ -37,14 +37,14 @@ struct parent_ref {
 // Algorithm 1, line 5, over rows of decoded, finite costs (row y at table + y * stride):
 // each ingress point y in turn, unless an earlier one already improved it, lowers g[x] to
 // g[y] + row[x] for the egress points x it improves, with parent {block, y}. Returns the
-// points improved. n is a multiple of 4, at most 32. Call only when cpu_has_avx2().
-std::uint32_t relax_rows_avx2(cost_t* g, parent_ref* parent, const cost_t* table, std::size_t stride, int n,
-                              std::uint32_t ingress, std::uint32_t egress);
+// points improved. n is a multiple of 4, at most 64. Call only when cpu_has_avx2().
+std::uint64_t relax_rows_avx2(cost_t* g, parent_ref* parent, const cost_t* table, std::size_t stride, int n,
+                              std::uint64_t ingress, std::uint64_t egress);
 
 // Bit x of the result, for x < n, is set when gy + row[x] < g[x] and row[x] is finite
-// (not kUnreachable). n is a multiple of 4, at most 32; row and g hold n entries. Call
+// (not kUnreachable). n is a multiple of 4, at most 64; row and g hold n entries. Call
 // only when cpu_has_avx2().
-std::uint32_t improved_by_row_avx2(cost_t gy, const cost_t* row, const cost_t* g, int n);
+std::uint64_t improved_by_row_avx2(cost_t gy, const cost_t* row, const cost_t* g, int n);
 #endif
 
 }  // namespace lddb

@@ -75,9 +75,10 @@ struct search_options {
   // Stop with budget_exhausted after this many expansions (blocks for Block A*, cells
   // or vertices for the others); 0: no limit.
   std::uint64_t max_expansions = 0;
-  // Block A*, any-angle with b <= 4: search each aligned 2 x 2 group of free blocks as
-  // one open square, priced by straight lines (fewer expansions, shorter paths). False
-  // keeps the paper's fixed blocks. The group holding the start or goal stays blocks.
+  // Block A*, any-angle with b <= 4: search each aligned 4 x 4, or else 2 x 2, group of
+  // free blocks as one open square, priced by straight lines (fewer expansions, shorter
+  // paths). False keeps the paper's fixed blocks. A group holding the start or goal is no
+  // square.
   bool open_squares = true;
   // Block A*: run the min-plus rows with AVX2 where the CPU has it. The answers are the
   // same either way (the tests compare them); false is for measuring the portable code.
