@@ -713,7 +713,8 @@ TEST(OpenSquares, NeverLongerThanFixedBlocksAndFewerExpansionsOnOpenGround) {
 }
 
 // The AVX2 min-plus rows against the portable loops: the same answers, to the path point
-// and the expansion count, for every rule and block size whose rows they take.
+// and the expansion count, for every block size whose rows they take (any-angle), and no
+// change for the cell rules, which always run the portable loops.
 TEST(VectorKernels, SameAnswersAsThePortableLoops) {
   if (!lddb::vector_kernels_available()) GTEST_SKIP() << "this CPU has no AVX2: only the portable loops run here";
   const std::vector<std::function<grid_map(int)>> maps = {

@@ -147,7 +147,8 @@ int run_demo(const demo_args& a) {
       {"algorithm", "rule", "mean length", "vs Theta*", "mean expanded", "mean \u00b5s", "speed-up vs A*", "valid paths"}};
   for (const row_result& row : rows) {
     const bool any = row.setup->movement.on_vertices();
-    const std::string unit = row.setup->algo == algorithm::block_astar ? " blocks" : (any ? " vertices" : " cells");
+    // Block A*'s nodes: blocks, and open squares for any-angle.
+    const std::string unit = row.setup->algo == algorithm::block_astar ? " nodes" : (any ? " vertices" : " cells");
     table.push_back({row.name, row.setup->movement.name(), format_fixed(row.mean_length, 3),
                      any ? (row.mean_length >= theta_length ? "+" : "") +
                                format_fixed((row.mean_length / theta_length - 1) * 100, 2) + "%"

@@ -80,8 +80,9 @@ struct search_options {
   // paths). False keeps the paper's fixed blocks. A group holding the start or goal is no
   // square.
   bool open_squares = true;
-  // Block A*: run the min-plus rows with AVX2 where the CPU has it. The answers are the
-  // same either way (the tests compare them); false is for measuring the portable code.
+  // Block A*, any-angle: run the min-plus rows with AVX2 where the CPU has it (cell rules
+  // always run the portable loops, which are as fast on their short rows). The answers are
+  // the same either way (the tests compare them); false is for measuring the portable code.
   bool vector_kernels = true;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
