@@ -785,7 +785,7 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
        "checked by the independent checker (`lddb/checker.hpp`). A\\* runs from the start cell to the goal cell "
        "on octile moves; Theta\\*, Lazy Theta\\* and Block A\\* (the shipped `any-angle-4.lddb`, 4×4-cell blocks) "
        "run between the cells' top-left corners. *Distance* is the mean path length, *expanded* the mean number of "
-       "cells (A\\*), vertices (Theta\\*, Lazy Theta\\*) or blocks (Block A\\*) expanded, *ms per query* the mean "
+       "cells (A\\*), vertices (Theta\\*, Lazy Theta\\*) or nodes (Block A\\*: blocks and open squares) expanded, *ms per query* the mean "
        "time of the search call. *Block A\\* faster by* is that algorithm's time over Block A\\*'s, and *length vs "
        "Theta\\** the mean length against Theta\\*'s.\n\n";
   s += "**Heuristics, as in the paper.** The paper uses the Euclidean heuristic for its Table 1 (its text blames "
