@@ -363,7 +363,7 @@ class block_search {
   block_search_state& st_;
   const int b_, n_;
   const bool octile_pairs_;
-  const bool avx2_;  // min-plus rows through improved_by_row_avx2
+  const bool avx2_;  // min-plus rows through relax_rows_avx2 and improved_by_row_avx2 (min_plus.hpp)
   // The query's fields (block_query), by their working names.
   search_stats& stats_;
   cost_t& length_;
