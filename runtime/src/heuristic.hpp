@@ -33,9 +33,8 @@ inline cost_t heuristic_cost(heuristic_kind h, const rule& r, int x0, int y0, in
   return 0;
 }
 
-// euclid_cost for n squared lengths at once (out[j] from squared[j], which holds
-// dx * dx + dy * dy): the same operations, so the same results, with the square roots two
-// to an instruction where SSE2 has them.
+// euclid_cost_of_squared for n squared lengths at once: the same operations, so the same
+// results, with the square roots two to an instruction where SSE2 has them.
 inline void euclid_costs(const double* squared, int n, cost_t* out) {
   int j = 0;
 #ifdef __SSE2__
@@ -47,8 +46,7 @@ inline void euclid_costs(const double* squared, int n, cost_t* out) {
     out[j + 1] = static_cast<cost_t>(static_cast<std::int64_t>(d[1]));  // conversion, one instruction
   }
 #endif
-  for (; j < n; ++j)
-    out[j] = static_cast<cost_t>(static_cast<std::int64_t>(std::sqrt(squared[j]) * static_cast<double>(kCostOne) + 0.5));
+  for (; j < n; ++j) out[j] = euclid_cost_of_squared(squared[j]);
 }
 
 }  // namespace lddb

@@ -38,9 +38,12 @@ inline constexpr cost_t kSqrt2Cost = 6074001000ull;
 // every platform. For lengths below 2^20 the scaled value is below 2^52, where adding
 // 0.5 is exact, so truncating that sum rounds exactly like llround, without the call; and
 // it is below 2^63, so it converts as a signed value, in one instruction.
+// euclid_cost_of_squared takes dx * dx + dy * dy, already a double.
+inline cost_t euclid_cost_of_squared(double squared) {
+  return static_cast<cost_t>(static_cast<std::int64_t>(std::sqrt(squared) * static_cast<double>(kCostOne) + 0.5));
+}
 inline cost_t euclid_cost(std::int64_t dx, std::int64_t dy) {
-  const double d = std::sqrt(static_cast<double>(dx * dx + dy * dy));
-  return static_cast<cost_t>(static_cast<std::int64_t>(d * static_cast<double>(kCostOne) + 0.5));
+  return euclid_cost_of_squared(static_cast<double>(dx * dx + dy * dy));
 }
 
 // A length in cost units rounded to the nearest multiple of 2^-scale_log2, counted in those
