@@ -144,6 +144,7 @@ struct database::impl {
   // (0 on the diagonal, which views never read). Lets a cost_view skip the transforms.
   std::vector<std::uint16_t> pair_of;
   std::vector<cost_t> open_costs;  // n x n, decoded (database::open_costs)
+  bool open_costs_finite = false;   // no kUnreachable off the diagonal
 
   cost_t decode(std::uint16_t v) const {
     if (v == kStoredUnreachable) return kUnreachable;
@@ -692,6 +693,7 @@ database::open_result database::impl::verify_and_adopt(std::unique_ptr<impl> sel
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
       if (a != b) m.open_costs[static_cast<std::size_t>(a * n + b)] = open.cost(a, b);
+  m.open_costs_finite = std::none_of(m.open_costs.begin(), m.open_costs.end(), [](cost_t c) { return c == kUnreachable; });
   database::open_result r;
   r.db = std::move(db);
   return r;
@@ -766,6 +768,7 @@ database::cost_view database::view(std::uint32_t code) const {
 }
 
 const cost_t* database::open_costs() const { return impl_->open_costs.data(); }
+bool database::open_costs_finite() const { return impl_->open_costs_finite; }
 
 database::entry_ref database::entry(std::uint32_t code) const {
   const impl& m = *impl_;

@@ -189,9 +189,6 @@ struct block_search_state {
   // g-value skips the table lookup. `floor_unit` is that unit (0 for exact cell costs).
   std::array<std::array<cost_t, kMaxBoundary>, kMaxBoundary> floor_cost;
   cost_t floor_unit = 0;
-  // Every entry of this query's open-block table is finite (true of every rule so far), so
-  // an open block's rows go through relax_rows, which does not test for kUnreachable.
-  bool open_finite = false;
 
   std::array<block_graph::paths, kMaxStarts> start_paths, goal_paths;
   std::vector<point> scratch;  // path reconstruction, kept for its capacity
@@ -839,7 +836,7 @@ void block_search::expand(int s, point_set ingress) {
     square_nodes& sq = square_of(cur);
     const square_shape& q = shape_of(cur.level);
     relax_rows(sq.g.data(), sq.parent.data(), q.cost.data(), static_cast<std::size_t>(q.count), q.count);
-  } else if (cur.code == 0 && st_.open_finite) {
+  } else if (cur.code == 0 && db_.open_costs_finite()) {  // relax_rows does not test for kUnreachable
     // Open ground, the common block on game maps: its costs are kept decoded.
     relax_rows(cur.g.data(), cur.parent.data(), db_.open_costs(), static_cast<std::size_t>(n_), n_);
   } else {
@@ -982,8 +979,6 @@ bool block_search::begin(search_result& r) {
   st_.squares = opt_.open_squares && st_.square_shapes[0].blocks != 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
-  const cost_t* open = db_.open_costs();  // per query: the database may differ from the last
-  st_.open_finite = std::none_of(open, open + n_ * n_, [](cost_t c) { return c == kUnreachable; });
 
   // Goal blocks first, so a start block that also holds the goal sees it.
   std::array<std::pair<point, point>, kMaxStarts> holders;

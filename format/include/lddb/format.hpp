@@ -218,6 +218,9 @@ class database {
   // (boundary indices) of an n x n matrix, 0 on the diagonal. Most blocks of a game map are
   // open, and Block A* reads these without a pattern lookup.
   const cost_t* open_costs() const;
+  // True when every open-block cost between two boundary points is finite (so for every
+  // rule so far): Block A* then reads the table without testing for kUnreachable.
+  bool open_costs_finite() const;
 
   // Ids behind a pattern, for dump tools and tests.
   struct entry_ref {
