@@ -93,6 +93,8 @@ struct link {
   std::int8_t ox, oy;      // neighbour block offset
   std::int8_t dx, dy;      // the move (cells); 0, 0 for a shared vertex
   std::uint8_t legal_word, legal_bit;  // cells: where block_slot::legal says if the link is legal
+  std::uint8_t back;       // from a square into a plain block: target's index there is `target`, and
+                           // the block finds the square at its ring position `back`
   std::uint64_t target_ring;  // vertices: the target's cells in the neighbour, as ring bits (see prepare);
                               // from a square, as pattern bits of the neighbouring block
   cost_t cost;
@@ -502,7 +504,7 @@ void block_search::build_links() {
                          static_cast<std::uint8_t>((ox + 1) * 3 + (oy + 1)), static_cast<std::int8_t>(ox),
                          static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy),
                          static_cast<std::uint8_t>(step < 0 ? 0 : step),
-                         static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b_ + 2) + (p.x + 1)),
+                         static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b_ + 2) + (p.x + 1)), 0,
                          step < 0 ? vertex_ring(p, ox, oy) : 0, cost});
   };
   for (int i = 0; i < n_; ++i) {
@@ -593,8 +595,14 @@ void block_search::build_squares() {
               const int lx = cx - ox * b_, ly = cy - oy * b_;
               if (lx >= 0 && lx < b_ && ly >= 0 && ly < b_) cells |= std::uint64_t{1} << (ly * b_ + lx);
             }
-          q.links.push_back({static_cast<std::uint8_t>(i), 0, static_cast<std::uint8_t>((ox + 1) * (k + 2) + (oy + 1)),
-                             static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, cells, 0});
+          // When the block there is a plain block (not in a square), the vertex's index in it
+          // and where that block finds this square (as hand_on_squares works them out).
+          const int last = k - 1;
+          const int hx = std::min(std::max(p.x - 1, 0) / b_, last), hy = std::min(std::max(p.y - 1, 0) / b_, last);
+          const std::uint8_t target = static_cast<std::uint8_t>(shape_.boundary_index({p.x - ox * b_, p.y - oy * b_}));
+          const std::uint8_t back = static_cast<std::uint8_t>((hx - ox + 1) * 3 + (hy - oy + 1));
+          q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>((ox + 1) * (k + 2) + (oy + 1)),
+                             static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, back, cells, 0});
         }
     }
     q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
@@ -924,19 +932,22 @@ void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
       if (improve_block(nb, l, ng)) offer(ns, ng, hv[l.source]);
       return;
     }
-    // The vertex numbered in nb, and a block of this slot that holds it, placed in nb's ring.
-    const point p = cur.level ? shape_of(cur.level).points[l.source] : shape_.boundary_point(l.source);
-    const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
-    const std::uint32_t target = static_cast<std::uint32_t>(
-        nb.level ? shape_of(nb.level).index[static_cast<std::size_t>(vy * (shape_of(nb.level).side + 1) + vx)]
-                 : shape_.boundary_index({vx, vy}));
-    int hx = cur.bx, hy = cur.by;
-    if (cur.level) {
-      const int last = shape_of(cur.level).blocks - 1;
-      hx += std::min(std::max(p.x - 1, 0) / b_, last);
-      hy += std::min(std::max(p.y - 1, 0) / b_, last);
+    // The vertex numbered in nb, and a block of this slot that holds it, placed in nb's ring
+    // (where nb finds this slot, for walk_back). From a square into a plain block, the link
+    // knows both.
+    std::uint32_t target = l.target, back = l.back;
+    if (nb.level) {
+      const point p = cur.level ? shape_of(cur.level).points[l.source] : shape_.boundary_point(l.source);
+      const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
+      target = static_cast<std::uint32_t>(shape_of(nb.level).index[static_cast<std::size_t>(vy * (shape_of(nb.level).side + 1) + vx)]);
+      int hx = cur.bx, hy = cur.by;
+      if (cur.level) {
+        const int last = shape_of(cur.level).blocks - 1;
+        hx += std::min(std::max(p.x - 1, 0) / b_, last);
+        hy += std::min(std::max(p.y - 1, 0) / b_, last);
+      }
+      back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
     }
-    const std::uint32_t back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));  // where nb finds this slot (walk_back)
     cost_t* const nb_g = g_of(nb);
     if (ng >= nb_g[target]) return;
     nb_g[target] = ng;
