@@ -887,19 +887,26 @@ void block_search::expand(int s, point_set ingress) {
     // for all the links from it; a cell's differs with each move.
     std::array<cost_t, kMaxBoundary> hv;
     if (vertices) heuristics(cur, sources, hv.data());
-    for (; todo; todo &= todo - 1) {
-      const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-      if (vertices && (cur.free_ring & l.target_ring) == 0) continue;
-      const cost_t ng = cur.g[l.source] + l.cost;
-      int& ns = cur.neighbour[l.around];
-      if (ns < 0) {
-        ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
-        st_.slots[static_cast<std::size_t>(ns)].neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+    // One loop per kind of point, so that neither tests the kind on every link.
+    auto pass = [&](auto on_vertices) __attribute__((always_inline)) {
+      for (; todo; todo &= todo - 1) {
+        const link& l = st_.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
+        if (on_vertices && (cur.free_ring & l.target_ring) == 0) continue;
+        const cost_t ng = cur.g[l.source] + l.cost;
+        int& ns = cur.neighbour[l.around];
+        if (ns < 0) {
+          ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
+          st_.slots[static_cast<std::size_t>(ns)].neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+        }
+        block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
+        if (!improve_block(nb, l, ng)) continue;
+        offer(ns, ng, on_vertices ? hv[l.source] : h(global_block(nb, l.target)));
       }
-      block_slot& nb = st_.slots[static_cast<std::size_t>(ns)];
-      if (!improve_block(nb, l, ng)) continue;
-      offer(ns, ng, vertices ? hv[l.source] : h(global_block(nb, l.target)));
-    }
+    };
+    if (vertices)
+      pass(std::true_type{});
+    else
+      pass(std::false_type{});
   }
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
   for (int ns : st_.touched) {
