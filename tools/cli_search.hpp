@@ -55,6 +55,7 @@ struct suite_args {
   std::uint64_t pairs = 100, empty_pairs = 100;  // per random map; on the empty map (0 skips a table)
   std::string densities = "0,10,20,30,40,50";
   std::string astar_heuristic = "euclidean";  // A* in the any-angle comparison (the paper's)
+  std::size_t chunk = 64;  // queries each algorithm runs in turn (1: every query by every algorithm in turn)
   std::vector<std::string> foreign;           // bench options given that do not apply to a suite
 };
 int run_suite(const suite_args& args);

@@ -8,9 +8,11 @@
 // a Markdown document (between the lines `<!-- suite:begin -->` and `<!-- suite:end -->`,
 // so hand-written text around them survives) and a bar chart as SVG.
 //
-// Everything runs in this process on one thread with one search_context; each query is run
-// by every algorithm in turn and only the search call is timed (run_query in
-// cli_search.cpp, as `lddb bench` does). Every path goes through the independent checker.
+// Everything runs in this process on one thread with one search_context. The queries go in
+// chunks (--chunk, 64): each algorithm runs the chunk's queries in turn, so the algorithms
+// share any drift in the machine's load, while each runs warm, one query after another, as
+// a game's pathfinder does. Only the search call is timed (run_search in cli_search.cpp, as
+// `lddb bench` does); the independent checker sees every path after the chunk's searches.
 // Random maps and queries come from our own integer PRNG, so a seed gives the same maps and
 // queries on every platform.
 #include <unistd.h>
@@ -286,8 +288,24 @@ const paper_row kPaperDAO{{409.0, 15465, 0.00478}, {392.3, 14478, 0.02697}, {393
 
 // ----------------------------------------------------------------------------- the runs
 
+// One query of a comparison, with where it comes from for messages.
+struct query_spec {
+  point start, goal;
+  std::string where;
+};
+
+// Start/goal pairs of a generated map as queries, named for messages.
+std::vector<query_spec> pair_queries(const std::vector<std::pair<point, point>>& pairs, const std::string& what) {
+  std::vector<query_spec> out;
+  for (std::size_t q = 0; q < pairs.size(); ++q)
+    out.push_back({pairs[q].first, pairs[q].second,
+                   what + " pair " + std::to_string(q) + " " + point_text(pairs[q].first) + "-" + point_text(pairs[q].second)});
+  return out;
+}
+
 class runner {
  public:
+  explicit runner(std::size_t chunk) : chunk_(std::max<std::size_t>(chunk, 1)) {}
   std::uint64_t problem_count = 0;
   std::vector<std::string> problems;  // the first few, for the document and stderr
   search_context ctx;
@@ -308,13 +326,48 @@ class runner {
     if (problems.size() < 12) problems.push_back(what);
   }
 
-  // One query of the any-angle comparison: A* from cell s to cell g, the any-angle searches
+  // The any-angle comparison on `queries`: A* from cell s to cell g, the any-angle searches
   // between their top-left corners (the same coordinates).
-  void any_angle(const search_setup* const setups[kAnyCount], const grid_map& map, point s, point g, any_group& into,
-                 const std::string& where) {
-    warm_up(setups, kAnyCount, map, s, g);
-    query_run r[kAnyCount];
-    for (int k = 0; k < kAnyCount; ++k) r[k] = run_query(*setups[k], map, s, g, ctx);
+  void any_angle(const search_setup* const setups[kAnyCount], const grid_map& map, const std::vector<query_spec>& queries,
+                 any_group& into) {
+    in_chunks(setups, kAnyCount, map, queries, [&](const query_spec& q, query_run* r) { any_angle(setups, map, q, r, into); });
+  }
+
+  // Tile and octile Block A* against A* on `queries`: the lengths must be equal.
+  void cells(const search_setup* const setups[kCellCount], const grid_map& map, const std::vector<query_spec>& queries,
+             cell_group& into) {
+    in_chunks(setups, kCellCount, map, queries, [&](const query_spec& q, query_run* r) { cells(q, r, into); });
+  }
+
+ private:
+  // Runs `count` searches on the queries, a chunk at a time: every search runs the chunk's
+  // queries in turn (timed), then `judge` gets each query's runs, checked.
+  template <typename Judge>
+  void in_chunks(const search_setup* const* setups, int count, const grid_map& map, const std::vector<query_spec>& queries,
+                 Judge judge) {
+    if (queries.empty()) return;
+    warm_up(setups, count, map, queries.front().start, queries.front().goal);
+    runs_.resize(chunk_ * static_cast<std::size_t>(count));
+    for (std::size_t first = 0; first < queries.size(); first += chunk_) {
+      const std::size_t n = std::min(chunk_, queries.size() - first);
+      for (int k = 0; k < count; ++k)
+        for (std::size_t i = 0; i < n; ++i) {
+          const query_spec& q = queries[first + i];
+          run_search(*setups[k], map, q.start, q.goal, ctx, runs_[i * static_cast<std::size_t>(count) + static_cast<std::size_t>(k)]);
+        }
+      for (std::size_t i = 0; i < n; ++i) {
+        const query_spec& q = queries[first + i];
+        query_run* r = &runs_[i * static_cast<std::size_t>(count)];
+        for (int k = 0; k < count; ++k) finish_query(*setups[k], map, q.start, q.goal, r[k]);
+        judge(q, r);
+      }
+    }
+  }
+
+  void any_angle(const search_setup* const setups[kAnyCount], const grid_map& map, const query_spec& q, query_run* r,
+                 any_group& into) {
+    const point s = q.start, g = q.goal;
+    const std::string& where = q.where;
     for (int k = 0; k < kAnyCount; ++k) {
       into.s[k].add(r[k]);
       if (!r[k].result.found())
@@ -348,12 +401,8 @@ class runner {
     }
   }
 
-  // One query of tile and octile Block A* against A*: the lengths must be equal.
-  void cells(const search_setup* const setups[kCellCount], const grid_map& map, point s, point g, cell_group& into,
-             const std::string& where) {
-    warm_up(setups, kCellCount, map, s, g);
-    query_run r[kCellCount];
-    for (int k = 0; k < kCellCount; ++k) r[k] = run_query(*setups[k], map, s, g, ctx);
+  void cells(const query_spec& q, query_run* r, cell_group& into) {
+    const std::string& where = q.where;
     static const char* const names[kCellCount] = {"tile A*", "tile Block A*", "octile A*", "octile Block A*"};
     for (int k = 0; k < kCellCount; ++k) {
       into.s[k].add(r[k]);
@@ -378,9 +427,10 @@ class runner {
     }
   }
 
- private:
   const grid_map* warm_map_ = nullptr;
   int warm_width_ = 0, warm_height_ = 0, warm_count_ = 0;
+  std::size_t chunk_;
+  std::vector<query_run> runs_;  // a chunk's runs, query-major; reused, so their vectors keep their capacity
 };
 
 // 4-connected components of the free cells: under the default rules (no corner cutting, no
@@ -780,9 +830,12 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
   s += md_row({"databases", info.databases});
   s += "\n";
   s += "**How it was run.** One thread and one `search_context` for every search, warmed by one untimed run of "
-       "every search on the first query of each map. Each query is run once by every "
-       "algorithm in turn, and only the search call is timed (`steady_clock`), as `lddb bench` does; every path is "
-       "checked by the independent checker (`lddb/checker.hpp`). A\\* runs from the start cell to the goal cell "
+       "every search on the first query of each map. The queries go in chunks of " + std::to_string(a.chunk) +
+       " (`--chunk`): each algorithm runs the chunk's queries one after another, then the next algorithm the same "
+       "queries, so that all share any drift in the machine's load while each runs warm, as a game's one "
+       "pathfinder does (with `--chunk 1` every query is run by every algorithm in turn, and each search starts "
+       "in caches the others have filled). Only the search call is timed (`steady_clock`), as `lddb bench` does; "
+       "after a chunk's searches every path is checked by the independent checker (`lddb/checker.hpp`). A\\* runs from the start cell to the goal cell "
        "on octile moves; Theta\\*, Lazy Theta\\* and Block A\\* (the shipped `any-angle-4.lddb`, 4×4-cell blocks) "
        "run between the cells' top-left corners. *Distance* is the mean path length, *expanded* the mean number of "
        "cells (A\\*), vertices (Theta\\*, Lazy Theta\\*) or nodes (Block A\\*: blocks and open squares) expanded, *ms per query* the mean "
@@ -1061,7 +1114,8 @@ int run_suite(const suite_args& a) {
       static_cast<unsigned long long>(a.empty_pairs), a.empty_side, a.empty_side, jobs.size(),
       static_cast<unsigned long long>(scen_queries));
 
-  runner run;
+  const std::size_t chunk = a.chunk;
+  runner run(chunk);
   auto seconds_since = [](steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); };
 
   // Table 1.
@@ -1076,10 +1130,7 @@ int run_suite(const suite_args& a) {
         const grid_map map = make_random_map(a.random_side, a.random_side, d, map_seed, kBlockSide);
         const std::string what = "random map " + std::to_string(d) + "% #" + std::to_string(m);
         const auto pairs = connected_pairs(map, derive_seed(map_seed, 2), a.pairs, what);
-        for (std::size_t q = 0; q < pairs.size(); ++q)
-          run.any_angle(any_setups, map, pairs[q].first, pairs[q].second, g,
-                        what + " pair " + std::to_string(q) + " " + point_text(pairs[q].first) + "-" +
-                            point_text(pairs[q].second));
+        run.any_angle(any_setups, map, pair_queries(pairs, what), g);
         progress("Table 1: %d%% obstacles, map %d/%d: %zu pairs in %.1f s", d, m + 1, a.maps_per_density, pairs.size(),
                  seconds_since(t0));
       }
@@ -1094,13 +1145,8 @@ int run_suite(const suite_args& a) {
     const auto pairs = connected_pairs(map, derive_seed(a.seed, 3), a.empty_pairs, "empty map");
     any_group g;
     g.name = "empty";
-    for (std::size_t q = 0; q < pairs.size(); ++q) {
-      run.any_angle(
-          zero_setups, map, pairs[q].first, pairs[q].second, g,
-          "empty map pair " + std::to_string(q) + " " + point_text(pairs[q].first) + "-" + point_text(pairs[q].second));
-      if ((q + 1) % 10 == 0 || q + 1 == pairs.size())
-        progress("Table 2: %zu/%zu pairs, %.1f s", q + 1, pairs.size(), seconds_since(t0));
-    }
+    run.any_angle(zero_setups, map, pair_queries(pairs, "empty map"), g);
+    progress("Table 2: %zu pairs in %.1f s", pairs.size(), seconds_since(t0));
     rep.table2 = std::move(g);
   }
 
@@ -1120,16 +1166,22 @@ int run_suite(const suite_args& a) {
     cell_group gc;
     gc.name = job.map_name;
     auto last_note = t0;
-    for (std::size_t i = 0; i < job.queries.size(); ++i) {
-      const scenario_query& q = job.queries[i];
-      const std::string where = job.file + ":" + std::to_string(q.line);
+    // A few chunks at a time, so that a long map still reports its progress.
+    const std::size_t slice = 4 * chunk;
+    std::vector<query_spec> part;
+    for (std::size_t i = 0; i < job.queries.size(); i += slice) {
       if (seconds_since(last_note) >= 30) {
         last_note = steady::now();
         progress("maps [%zu/%zu] %s/%s: %zu of %zu queries, %.0f s so far", j + 1, jobs.size(), job.folder.c_str(),
                  job.map_name.c_str(), i, job.queries.size(), seconds_since(t0));
       }
-      run.any_angle(any_setups, *job.map, q.start, q.goal, ga, where);
-      run.cells(cell_setups, *job.map, q.start, q.goal, gc, where);
+      part.clear();
+      for (std::size_t k = i; k < std::min(job.queries.size(), i + slice); ++k) {
+        const scenario_query& q = job.queries[k];
+        part.push_back({q.start, q.goal, job.file + ":" + std::to_string(q.line)});
+      }
+      run.any_angle(any_setups, *job.map, part, ga);
+      run.cells(cell_setups, *job.map, part, gc);
     }
     rep.folder_any.back().merge(ga);
     rep.folder_cell.back().merge(gc);

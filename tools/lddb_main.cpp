@@ -255,6 +255,10 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--astar-heuristic", suite.astar_heuristic,
                         "A*'s heuristic in the any-angle comparisons: euclidean (the paper's) or octile")
       ->capture_default_str()->group(kSuiteGroup);
+  bench_cmd->add_option("--chunk", suite.chunk,
+                        "Queries each algorithm runs in turn before the next takes over (1: each query by every "
+                        "algorithm in turn)")
+      ->check(whole_number(1, 100000))->capture_default_str()->group(kSuiteGroup);
   bench_cmd->footer(std::string(kSearchRules) + kBenchFooter + kSuiteFooter);
 
   // ---- render
