@@ -3,7 +3,7 @@
 # and runs `lddb bench --suite paper`, which rewrites the suite section of
 # docs/benchmarks.md (between <!-- suite:begin --> and <!-- suite:end -->) and docs/suite.svg.
 # Extra arguments go to lddb, e.g. `--limit 100` or `--doc /tmp/b.md --svg /tmp/b.svg`.
-# About 25 minutes with the defaults on 2 idle cores: run it on an otherwise idle machine.
+# About 20 minutes with the defaults on 2 idle cores: run it on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
