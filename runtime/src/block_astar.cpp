@@ -269,6 +269,10 @@ class block_search {
   const parent_ref* parent_of(const block_slot& s) const { return s.level ? square_of(s).parent.data() : s.parent.data(); }
   int* neighbours_of(block_slot& s) const { return s.level ? square_of(s).neighbour.data() : s.neighbour.data(); }
   const int* neighbours_of(const block_slot& s) const { return s.level ? square_of(s).neighbour.data() : s.neighbour.data(); }
+  // Along one axis: which of a square's `blocks` blocks holds its boundary vertex at
+  // coordinate c (square coordinates). A vertex between two blocks counts as the first's;
+  // walk_back finds the square from there.
+  int holding_block(int c, int blocks) const { return std::min(std::max(c - 1, 0) / b_, blocks - 1); }
   // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
   int ring_index(const block_slot& of, int bx, int by) const {
     const int rx = bx - of.bx + 1, ry = by - of.by + 1;
@@ -606,8 +610,7 @@ void block_search::build_squares() {
             }
           // When the block there is a plain block (not in a square), the vertex's index in it
           // and where that block finds this square (as hand_on_squares works them out).
-          const int last = k - 1;
-          const int hx = std::min(std::max(p.x - 1, 0) / b_, last), hy = std::min(std::max(p.y - 1, 0) / b_, last);
+          const int hx = holding_block(p.x, k), hy = holding_block(p.y, k);
           const std::uint8_t target = static_cast<std::uint8_t>(shape_.boundary_index({p.x - ox * b_, p.y - oy * b_}));
           const std::uint8_t back = static_cast<std::uint8_t>((hx - ox + 1) * 3 + (hy - oy + 1));
           q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>((ox + 1) * (k + 2) + (oy + 1)),
@@ -958,9 +961,8 @@ void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
       target = static_cast<std::uint32_t>(shape_of(nb.level).index[static_cast<std::size_t>(vy * (shape_of(nb.level).side + 1) + vx)]);
       int hx = cur.bx, hy = cur.by;
       if (cur.level) {
-        const int last = shape_of(cur.level).blocks - 1;
-        hx += std::min(std::max(p.x - 1, 0) / b_, last);
-        hy += std::min(std::max(p.y - 1, 0) / b_, last);
+        hx += holding_block(p.x, shape_of(cur.level).blocks);
+        hy += holding_block(p.y, shape_of(cur.level).blocks);
       }
       back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
     }
