@@ -52,7 +52,7 @@ constexpr int kMaxStarts = 4;  // a corner vertex lies in four blocks
 constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
 
 // Aligned to a cache line (384 bytes with b <= 5), so that the fields every visit reads, up
-// to heap_h, share one line: at 344 bytes unaligned, octile Block A* ran 5-10% slower on
+// to heap_tie, share one line: at 344 bytes unaligned, octile Block A* ran 5-10% slower on
 // maze512-8-1 and random512-25-1 (interleaved runs).
 struct alignas(64) block_slot {
   std::uint32_t block_id;
@@ -69,7 +69,7 @@ struct alignas(64) block_slot {
   point_set exitable;
   point_set ingress;      // boundary points improved since the last expansion
   cost_t heap_value;      // kUnreachable when not in OPEN
-  cost_t heap_h;          // h of the point that gave heap_value: ties go to the deeper block
+  cost_t heap_tie;        // tie(h) of the point that gave heap_value: the less, the sooner among equal f
   // Cells: bit k of link_ok is set when links[k] is a legal move out of this block, worked
   // out once in prepare so that handing on does not branch on it (such branches mispredict on
   // cluttered maps). Vertices: link_ok has every link, and free_ring is the ring mask of
@@ -174,9 +174,9 @@ struct block_search_state {
   };
   std::vector<heap_entry> heap;
   struct key {
-    cost_t f, h;
+    cost_t f, tie;
   };
-  std::vector<key> candidate;  // per slot: new (heap value, h) during one expansion
+  std::vector<key> candidate;  // per slot: new (heap value, tie) during one expansion
   std::vector<int> touched;
 
   // Links and floor_cost (build_links), rebuilt when the rule, block size or stored unit
@@ -236,6 +236,7 @@ class block_search {
         b_(shape_.block()),
         n_(shape_.boundary_count()),
         octile_pairs_(db_.info().encoding == cost_encoding::octile_pair),
+        shallow_ties_(rule_.kind == rule_kind::octile),
         // Vertex rules only: a cell block's rows (12 points at b = 4) came out 3% slower with
         // AVX2 (64room_001 octile, interleaved runs).
         avx2_(opt_.vector_kernels && cpu_has_avx2() && rule_.on_vertices() && n_ % 4 == 0),
@@ -285,8 +286,7 @@ class block_search {
   void reset();
   void build_links();
 
-  // ---- the heap of blocks, keyed (heap_value, heap_h, slot): among equal f the block
-  // nearer the goal first, as A* implementations commonly prefer the larger g
+  // ---- the heap of blocks, keyed (heap_value, heap_tie, slot)
   using heap_entry = block_search_state::heap_entry;
   // Lexicographic (f, rest) without a branch: one 128-bit comparison (compare and
   // subtract with borrow) where the compiler has the type, else flag arithmetic (2-4%
@@ -302,13 +302,24 @@ class block_search {
   static std::uint32_t h_high(cost_t h) {
     return static_cast<std::uint32_t>(std::min<cost_t>(h >> 16, std::numeric_limits<std::uint32_t>::max()));
   }
+  // The order among blocks of equal f, from the h of the point that gives a block its key:
+  // the less, the sooner. Tile and any-angle take the deeper block first (least h), as A*
+  // implementations commonly prefer the larger g. Octile takes the shallower first: a
+  // block popped ahead of the blocks behind it at the same f is popped again when their
+  // points reach it, and octile's f-values tie often enough for this to show: re-expansions
+  // on 64room_001 fell from 14% of pops to 0.3%, and octile came out 3-6% faster on
+  // random512-25-1, brc202d, 64room_001 and maze512-8-1, 4-8% slower on AR0500SR and
+  // den520d (3 interleaved rounds). Tile the same way was 10-37% slower.
+  static constexpr cost_t kShallowTop = (cost_t{1} << 48) - 1;  // above any h on a kMaxSide map, so that top - h keeps h's order reversed
+  static_assert(cost_t{grid_map::kMaxSide} * 2 * kCostOne < kShallowTop, "the octile h of a largest map must stay below kShallowTop");
+  cost_t tie(cost_t h) const { return shallow_ties_ ? kShallowTop - h : h; }
   void heap_place(std::size_t i, const heap_entry& e) {
     st_.heap[i] = e;
     st_.slots[static_cast<std::size_t>(e.slot())].heap_pos = static_cast<int>(i);
   }
   void heap_up(std::size_t i);
   void heap_down(std::size_t i);
-  void heap_push_or_decrease(int s, cost_t value, cost_t value_h);
+  void heap_push_or_decrease(int s, cost_t value, cost_t value_tie);
   int heap_pop();
 
   // ---- geometry
@@ -360,11 +371,12 @@ class block_search {
     return true;
   }
   // A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
-  // least (g + h, h) for OPEN (lines 8-16).
+  // least (g + h, tie(h)) for OPEN (lines 8-16).
   [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn) {
+    const cost_t t = tie(hn);
     block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
     if (cand.f == kUnreachable) st_.touched.push_back(ns);
-    if (ng + hn < cand.f || (ng + hn == cand.f && hn < cand.h)) cand = {ng + hn, hn};
+    if (ng + hn < cand.f || (ng + hn == cand.f && t < cand.tie)) cand = {ng + hn, t};
   }
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
@@ -379,6 +391,7 @@ class block_search {
   block_search_state& st_;
   const int b_, n_;
   const bool octile_pairs_;
+  const bool shallow_ties_;  // see tie()
   const bool avx2_;  // min-plus rows through relax_rows_avx2 and improved_by_row_avx2 (min_plus.hpp)
   // The query's fields (block_query), by their working names.
   search_stats& stats_;
@@ -475,7 +488,7 @@ int block_search::slot_of(int bx, int by) {
   slot.code = level ? 0 : map_.block_code(bx, by);
   slot.ingress = 0;
   slot.heap_value = kUnreachable;
-  slot.heap_h = kUnreachable;
+  slot.heap_tie = kUnreachable;
   slot.heap_pos = -1;
   slot.goal_index = -1;
   slot.prepared = false;
@@ -731,17 +744,17 @@ void block_search::heap_down(std::size_t i) {
   heap_place(i, e);
 }
 
-void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_h) {
+void block_search::heap_push_or_decrease(int s, cost_t value, cost_t value_tie) {
   block_slot& slot = st_.slots[static_cast<std::size_t>(s)];
-  // Line 9: only an improved heap value counts (or an equal one nearer the goal).
-  if (value > slot.heap_value || (value == slot.heap_value && value_h >= slot.heap_h)) return;
+  // Line 9: only an improved heap value counts (or an equal one with a lesser tie).
+  if (value > slot.heap_value || (value == slot.heap_value && value_tie >= slot.heap_tie)) return;
   slot.heap_value = value;
-  slot.heap_h = value_h;
+  slot.heap_tie = value_tie;
   ++stats_.heap_ops;
   // The key only ever decreases, so an entry already in the heap can only move up.
   std::size_t i = slot.heap_pos >= 0 ? static_cast<std::size_t>(slot.heap_pos) : st_.heap.size();
   if (i == st_.heap.size()) st_.heap.emplace_back();
-  st_.heap[i] = {value, std::uint64_t{h_high(value_h)} << 32 | static_cast<std::uint32_t>(s)};
+  st_.heap[i] = {value, std::uint64_t{h_high(value_tie)} << 32 | static_cast<std::uint32_t>(s)};
   heap_up(i);
 }
 
@@ -927,7 +940,7 @@ void block_search::expand(int s, point_set ingress) {
   // Lines 8-16: each neighbour goes to OPEN with the least g + h of its updated points.
   for (int ns : st_.touched) {
     const block_search_state::key k = st_.candidate[static_cast<std::size_t>(ns)];
-    heap_push_or_decrease(ns, k.f, k.h);
+    heap_push_or_decrease(ns, k.f, k.tie);
     st_.candidate[static_cast<std::size_t>(ns)] = {kUnreachable, 0};
   }
 }
@@ -1031,17 +1044,17 @@ bool block_search::begin(search_result& r) {
     const block_graph graph(rule_, shape_, slot.code, block_graph::visibility::lazy);
     block_graph::paths& paths = st_.start_paths[static_cast<std::size_t>(k)];
     graph.search(shape_.point_index(holders[static_cast<std::size_t>(k)].second), paths);
-    cost_t value = kUnreachable, value_h = kUnreachable;
+    cost_t value = kUnreachable, value_tie = kUnreachable;
     for (int i = 0; i < n_; ++i) {
       const cost_t c = paths.cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(i)))];
       if (c == kUnreachable || c >= slot.g[static_cast<std::size_t>(i)]) continue;
       slot.g[static_cast<std::size_t>(i)] = c;
       slot.parent[static_cast<std::size_t>(i)] = {via::start, static_cast<std::uint8_t>(k), 0};
       slot.ingress |= 1u << i;
-      const cost_t hi = h(global(slot, i));
-      if (c + hi < value || (c + hi == value && hi < value_h)) {
+      const cost_t hi = h(global(slot, i)), ti = tie(hi);
+      if (c + hi < value || (c + hi == value && ti < value_tie)) {
         value = c + hi;
-        value_h = hi;
+        value_tie = ti;
       }
     }
     // Start and goal in the same block: the path inside it is a candidate (it may still
@@ -1055,7 +1068,7 @@ bool block_search::begin(search_result& r) {
         best_goal_slot_ = -1;
       }
     }
-    if (value != kUnreachable) heap_push_or_decrease(s, value, value_h);
+    if (value != kUnreachable) heap_push_or_decrease(s, value, value_tie);
   }
 
   r.status = search_status::in_progress;
