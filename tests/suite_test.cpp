@@ -177,7 +177,7 @@ TEST_F(SuiteTest, TinySuite) {
   ASSERT_EQ(r.status, 0) << r.all();
   EXPECT_NE(r.out.find("wrote " + (dir_ / "doc.md").string()), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("suite: Table 1: 20% obstacles, map 1/1: 4 pairs"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("suite: Table 2: 3 pairs in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("suite: Table 2: 3 of 3 pairs, "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("suite: maps [2/2] tiny/walls: 3 of 5 queries"), std::string::npos) << r.err;
 
   const std::string doc = read_file(dir_ / "doc.md");

@@ -310,15 +310,19 @@ class runner {
   std::vector<std::string> problems;  // the first few, for the document and stderr
   search_context ctx;
 
-  // One untimed run of every search on the first query of each map, so that no timed
-  // query pays for the context growing to a new map's size (A*'s per-cell arrays).
+  // One untimed run of every search of a group (`setups`: the any-angle or the cell
+  // searches) on the first query it gets on each map, so that no timed query pays for the
+  // context growing to a new map's size (A*'s per-cell arrays).
   void warm_up(const search_setup* const* setups, int count, const grid_map& map, point s, point g) {
-    if (&map == warm_map_ && map.width() == warm_width_ && map.height() == warm_height_ && count == warm_count_) return;
+    if (&map != warm_map_ || map.width() != warm_width_ || map.height() != warm_height_) {
+      warm_map_ = &map;
+      warm_width_ = map.width();
+      warm_height_ = map.height();
+      warmed_.clear();
+    }
+    if (std::find(warmed_.begin(), warmed_.end(), setups) != warmed_.end()) return;
     for (int k = 0; k < count; ++k) (void)run_query(*setups[k], map, s, g, ctx);
-    warm_map_ = &map;
-    warm_width_ = map.width();
-    warm_height_ = map.height();
-    warm_count_ = count;
+    warmed_.push_back(setups);
   }
 
   void problem(const std::string& what) {
@@ -428,7 +432,8 @@ class runner {
   }
 
   const grid_map* warm_map_ = nullptr;
-  int warm_width_ = 0, warm_height_ = 0, warm_count_ = 0;
+  int warm_width_ = 0, warm_height_ = 0;
+  std::vector<const search_setup* const*> warmed_;  // the groups warmed up on warm_map_
   std::size_t chunk_;
   std::vector<query_run> runs_;  // a chunk's runs, query-major; reused, so their vectors keep their capacity
 };
@@ -1145,8 +1150,15 @@ int run_suite(const suite_args& a) {
     const auto pairs = connected_pairs(map, derive_seed(a.seed, 3), a.empty_pairs, "empty map");
     any_group g;
     g.name = "empty";
-    run.any_angle(zero_setups, map, pair_queries(pairs, "empty map"), g);
-    progress("Table 2: %zu pairs in %.1f s", pairs.size(), seconds_since(t0));
+    const std::vector<query_spec> queries = pair_queries(pairs, "empty map");
+    // A chunk at a time, so that its long queries report their progress.
+    std::vector<query_spec> part;
+    for (std::size_t i = 0; i < queries.size(); i += chunk) {
+      part.assign(queries.begin() + static_cast<std::ptrdiff_t>(i),
+                  queries.begin() + static_cast<std::ptrdiff_t>(std::min(queries.size(), i + chunk)));
+      run.any_angle(zero_setups, map, part, g);
+      progress("Table 2: %zu of %zu pairs, %.0f s so far", i + part.size(), queries.size(), seconds_since(t0));
+    }
     rep.table2 = std::move(g);
   }
 
