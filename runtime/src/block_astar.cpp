@@ -90,7 +90,7 @@ struct alignas(64) block_slot {
 struct link {
   std::uint8_t source;     // boundary index in this block
   std::uint8_t target;     // boundary index in the neighbour
-  std::uint8_t around;     // the neighbour's ring position: (ox + 1) * (k + 2) + (oy + 1), k = 1 for a block, else the square's blocks a side
+  std::uint8_t around;     // the neighbour's ring position (block_search::ring_position)
   std::int8_t ox, oy;      // neighbour block offset
   std::int8_t dx, dy;      // the move (cells); 0, 0 for a shared vertex
   std::uint8_t legal_word, legal_bit;  // cells: where block_slot::legal says if the link is legal
@@ -275,10 +275,12 @@ class block_search {
   // coordinate c (square coordinates). A vertex between two blocks counts as the first's;
   // walk_back finds the square from there.
   int holding_block(int c, int blocks) const { return std::min(std::max(c - 1, 0) / b_, blocks - 1); }
+  // The ring position of the block at offset (ox, oy) from the top-left block of a node
+  // `blocks` blocks a side (1 for a plain block): column-major over the ring and the node.
+  static int ring_position(int ox, int oy, int blocks) { return (ox + 1) * (blocks + 2) + (oy + 1); }
   // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
   int ring_index(const block_slot& of, int bx, int by) const {
-    const int rx = bx - of.bx + 1, ry = by - of.by + 1;
-    return rx * (of.level ? shape_of(of.level).blocks + 2 : 3) + ry;
+    return ring_position(bx - of.bx, by - of.by, of.level ? shape_of(of.level).blocks : 1);
   }
   void build_squares();
   [[gnu::always_inline]] inline void prepare(block_slot& slot) const;  // inlined: its call cost showed (callgrind)
@@ -531,7 +533,7 @@ void block_search::build_links() {
     const int dy = step < 0 ? 0 : kSteps[static_cast<std::size_t>(step)][1];
     st_.point_links[static_cast<std::size_t>(i)] |= std::uint64_t{1} << st_.links.size();
     st_.links.push_back({static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(shape_.boundary_index(q)),
-                         static_cast<std::uint8_t>((ox + 1) * 3 + (oy + 1)), static_cast<std::int8_t>(ox),
+                         static_cast<std::uint8_t>(ring_position(ox, oy, 1)), static_cast<std::int8_t>(ox),
                          static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy),
                          static_cast<std::uint8_t>(step < 0 ? 0 : step),
                          static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b_ + 2) + (p.x + 1)), 0,
@@ -629,8 +631,8 @@ void block_search::build_squares() {
           // and where that block finds this square (as hand_on_squares works them out).
           const int hx = holding_block(p.x, k), hy = holding_block(p.y, k);
           const std::uint8_t target = static_cast<std::uint8_t>(shape_.boundary_index({p.x - ox * b_, p.y - oy * b_}));
-          const std::uint8_t back = static_cast<std::uint8_t>((hx - ox + 1) * 3 + (hy - oy + 1));
-          q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>((ox + 1) * (k + 2) + (oy + 1)),
+          const std::uint8_t back = static_cast<std::uint8_t>(ring_position(hx - ox, hy - oy, 1));
+          q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>(ring_position(ox, oy, k)),
                              static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, back, cells, 0});
         }
     }
@@ -647,7 +649,7 @@ void block_search::prepare_square(block_slot& slot) const {
   std::array<std::uint32_t, kSquareRing> codes;  // by ring position
   for (int ox = -1; ox <= k; ++ox)
     for (int oy = -1; oy <= k; ++oy)
-      codes[static_cast<std::size_t>((ox + 1) * (k + 2) + (oy + 1))] = map_.block_code(slot.bx + ox, slot.by + oy);
+      codes[static_cast<std::size_t>(ring_position(ox, oy, k))] = map_.block_code(slot.bx + ox, slot.by + oy);
   std::array<std::uint64_t, 2> ok{};
   point_set exitable = 0;
   for (std::size_t i = 0; i < q.links.size(); ++i) {
