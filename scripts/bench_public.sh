@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Any-angle Block A* against public any-angle searches, side by side on this machine: for
+# each map of TARGETS.md, every query of its scenario file, the programs run in turn
+# (ours, then each public one), ROUNDS times, and each keeps its least mean time.
+#
+# The public programs are not part of this repository (their code is not ours to ship).
+# Each is a driver the user builds around a public implementation, given as NAME=PATH, and
+# must take `MAP SCEN` and print, one per line, `queries N`, `mean_length L` and
+# `mean_us T` (mean microseconds per query around the search call only). docs/benchmarks.md
+# says how the ones we measured were built (ANYA and per-map Block A* of Uras & Koenig).
+#
+# Usage: bash scripts/bench_public.sh [ROUNDS] NAME=PATH...
+# Example: bash scripts/bench_public.sh 2 ANYA=/tmp/anya/run_anya "per-map Block A*=/tmp/anya/run_bastar"
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+rounds=2
+if [[ ${1:-} =~ ^[0-9]+$ ]]; then
+  rounds=$1
+  shift
+fi
+if (($# == 0)) || ((rounds < 1)); then
+  echo "usage: bash scripts/bench_public.sh [ROUNDS] NAME=PATH..." >&2
+  exit 2
+fi
+names=() paths=()
+for spec in "$@"; do
+  if [[ $spec != *=* || -z ${spec%%=*} || ! -x ${spec#*=} ]]; then
+    echo "bench_public.sh: '$spec' is not NAME=PATH of an executable driver" >&2
+    exit 2
+  fi
+  names+=("${spec%%=*}")
+  paths+=("${spec#*=}")
+done
+maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
+maps=(bg512/AR0500SR dao/brc202d dao/den520d random/random512-25-1 rooms/64room_001 mazes/maze512-8-1)
+lddb=build/tools/lddb
+[[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
+
+# ours MAP SCEN -> "queries mean_length mean_us"
+ours() { "$lddb" bench --scen "$2" --map "$1" --algo block-astar --rule any-angle 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'; }
+# theirs DRIVER MAP SCEN -> "queries mean_length mean_us"
+theirs() {
+  "$1" "$2" "$3" | awk '$1 == "queries" { q = $2 } $1 == "mean_length" { l = $2 } $1 == "mean_us" { t = $2 }
+    END { if (q == "" || l == "" || t == "") exit 1; print q, l, t }'
+}
+# least LINE BEST -> the one of the two with the lesser mean time (field 3)
+least() { if [[ -z $2 ]] || awk -v a="$(cut -d' ' -f3 <<<"$1")" -v b="$(cut -d' ' -f3 <<<"$2")" 'BEGIN { exit !(a < b) }'; then echo "$1"; else echo "$2"; fi; }
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); least of $rounds run(s) each, in turn"
+echo
+header="| map | queries | Block A* µs | Block A* length"
+rule="|---|---|---|---"
+for n in "${names[@]}"; do
+  header+=" | $n µs | $n length | ours faster than $n by"
+  rule+="|---|---|---"
+done
+echo "$header |"
+echo "$rule|"
+for m in "${maps[@]}"; do
+  map="$maps_dir/$m.map" scen="$maps_dir/$m.map.scen"
+  [[ -f $scen ]] || { echo "| ${m#*/} | missing |"; continue; }
+  best_ours=""
+  declare -a best_theirs=()
+  for ((i = 0; i < ${#names[@]}; ++i)); do best_theirs[i]=""; done
+  for ((r = 0; r < rounds; ++r)); do
+    best_ours=$(least "$(ours "$map" "$scen")" "$best_ours")
+    for ((i = 0; i < ${#names[@]}; ++i)); do
+      line=$(theirs "${paths[i]}" "$map" "$scen") || { echo "bench_public.sh: ${names[i]} printed no result on $m" >&2; exit 1; }
+      best_theirs[i]=$(least "$line" "${best_theirs[i]}")
+    done
+  done
+  read -r q lo to <<<"$best_ours"
+  row="| ${m#*/} | $q | $to | $lo"
+  for ((i = 0; i < ${#names[@]}; ++i)); do
+    read -r qt lt tt <<<"${best_theirs[i]}"
+    [[ $qt == "$q" ]] || echo "bench_public.sh: ${names[i]} ran $qt queries on $m, we ran $q" >&2
+    row+=" | $tt | $lt | $(awk -v a="$tt" -v b="$to" 'BEGIN { printf "%.2f×", a / b }')"
+  done
+  echo "$row |"
+done
