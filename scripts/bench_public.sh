@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Any-angle Block A* against public any-angle searches, side by side on this machine: for
-# each map of TARGETS.md, every query of its scenario file, the programs run in turn
-# (ours, then each public one), ROUNDS times, and each keeps its least mean time.
+# Block A* against public searches, side by side on this machine: for each map of
+# TARGETS.md, every query of its scenario file, the programs run in turn (ours, then each
+# public one), ROUNDS times, and each keeps its least mean time. Any-angle unless --rule
+# says otherwise (tile or octile, against public A* or JPS drivers).
 #
 # The public programs are not part of this repository (their code is not ours to ship).
 # Each is a driver the user builds around a public implementation, given as NAME=PATH, and
 # must take `MAP SCEN` and print, one per line, `queries N`, `mean_length L` and
 # `mean_us T` (mean microseconds per query around the search call only). docs/benchmarks.md
-# says how the ones we measured were built (ANYA and per-map Block A* of Uras & Koenig).
+# says how the ones we measured were built (ANYA and per-map Block A* of Uras & Koenig;
+# warthog's A* and JPS2).
 #
-# Usage: bash scripts/bench_public.sh [ROUNDS] NAME=PATH...
+# Usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] NAME=PATH...
 # Example: bash scripts/bench_public.sh 2 ANYA=/tmp/anya/run_anya "per-map Block A*=/tmp/anya/run_bastar"
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,8 +20,13 @@ if [[ ${1:-} =~ ^[0-9]+$ ]]; then
   rounds=$1
   shift
 fi
-if (($# == 0)) || ((rounds < 1)); then
-  echo "usage: bash scripts/bench_public.sh [ROUNDS] NAME=PATH..." >&2
+rule=any-angle
+if [[ ${1:-} == --rule ]]; then
+  rule=${2:-}
+  shift 2 || true
+fi
+if (($# == 0)) || ((rounds < 1)) || [[ ! $rule =~ ^(tile|octile|any-angle)$ ]]; then
+  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] NAME=PATH..." >&2
   exit 2
 fi
 names=() paths=()
@@ -37,7 +44,7 @@ lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
 
 # ours MAP SCEN -> "queries mean_length mean_us"
-ours() { "$lddb" bench --scen "$2" --map "$1" --algo block-astar --rule any-angle 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'; }
+ours() { "$lddb" bench --scen "$2" --map "$1" --algo block-astar --rule "$rule" 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'; }
 # theirs DRIVER MAP SCEN -> "queries mean_length mean_us"
 theirs() {
   "$1" "$2" "$3" | awk '$1 == "queries" { q = $2 } $1 == "mean_length" { l = $2 } $1 == "mean_us" { t = $2 }
@@ -46,16 +53,16 @@ theirs() {
 # least LINE BEST -> the one of the two with the lesser mean time (field 3)
 least() { if [[ -z $2 ]] || awk -v a="$(cut -d' ' -f3 <<<"$1")" -v b="$(cut -d' ' -f3 <<<"$2")" 'BEGIN { exit !(a < b) }'; then echo "$1"; else echo "$2"; fi; }
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); least of $rounds run(s) each, in turn"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule; least of $rounds run(s) each, in turn"
 echo
 header="| map | queries | Block A* µs | Block A* length"
-rule="|---|---|---|---"
+sep="|---|---|---|---"
 for n in "${names[@]}"; do
   header+=" | $n µs | $n length | ours faster than $n by"
-  rule+="|---|---|---"
+  sep+="|---|---|---"
 done
 echo "$header |"
-echo "$rule|"
+echo "$sep|"
 for m in "${maps[@]}"; do
   map="$maps_dir/$m.map" scen="$maps_dir/$m.map.scen"
   [[ -f $scen ]] || { echo "| ${m#*/} | missing |"; continue; }
