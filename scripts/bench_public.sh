@@ -70,7 +70,9 @@ for m in "${maps[@]}"; do
   declare -a best_theirs=()
   for ((i = 0; i < ${#names[@]}; ++i)); do best_theirs[i]=""; done
   for ((r = 0; r < rounds; ++r)); do
-    best_ours=$(least "$(ours "$map" "$scen")" "$best_ours")
+    line=$(ours "$map" "$scen") || line=""
+    [[ -n $line ]] || { echo "bench_public.sh: lddb bench printed no result on $m" >&2; exit 1; }
+    best_ours=$(least "$line" "$best_ours")
     for ((i = 0; i < ${#names[@]}; ++i)); do
       line=$(theirs "${paths[i]}" "$map" "$scen") || { echo "bench_public.sh: ${names[i]} printed no result on $m" >&2; exit 1; }
       best_theirs[i]=$(least "$line" "${best_theirs[i]}")
