@@ -39,7 +39,8 @@ for spec in "$@"; do
   paths+=("${spec#*=}")
 done
 maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
-maps=(bg512/AR0500SR dao/brc202d dao/den520d random/random512-25-1 rooms/64room_001 mazes/maze512-8-1)
+source scripts/target_maps.sh
+maps=("${target_maps[@]}")
 lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
 

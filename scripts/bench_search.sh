@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 limit=${1:+--limit $1}
-maps=(bg512/AR0500SR dao/brc202d dao/den520d random/random512-25-1 rooms/64room_001 mazes/maze512-8-1)
+source scripts/target_maps.sh
+maps=("${target_maps[@]}")
 lddb=build/tools/lddb
 
 rounds=${LDDB_BENCH_ROUNDS:-1}
