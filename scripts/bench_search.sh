@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
-limit=${1:+--limit $1}
+limit=()
+if [[ -n ${1:-} ]]; then limit=(--limit "$1"); fi
 source scripts/target_maps.sh
 maps=("${target_maps[@]}")
 lddb=build/tools/lddb
@@ -19,7 +20,7 @@ declare -A best
 
 # once ALGO RULE SCEN -> "queries mean_length mean_expanded mean_us invalid mismatches"
 once() {
-  "$lddb" bench --scen "$3" --algo "$1" --rule "$2" $limit 2>/dev/null |
+  "$lddb" bench --scen "$3" --algo "$1" --rule "$2" "${limit[@]}" 2>/dev/null |
     awk '$1 == "all" { print $2, $4, $6, $7, $8, $9 }'
 }
 # measure SCEN ALGO:RULE... : runs the searches in turn, `rounds` times, keeping for each
@@ -49,7 +50,7 @@ for m in "${maps[@]}"; do
   for rule in tile octile; do
     measure "$scen" "astar:$rule" "block-astar:$rule"
     read -r q la ea ta ia _ < <(run astar "$rule")
-    read -r _ lb eb tb ib mb < <(run block-astar "$rule")
+    read -r _ lb eb tb ib _ < <(run block-astar "$rule")
     eq=$([[ $la == "$lb" ]] && echo yes || echo "no ($la vs $lb)")
     echo "| ${m#*/} | $rule | $q | $ta | $tb | $(awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.2f×", a/b}') | $ea | $eb | $eq | $((ia + ib)) |"
   done
