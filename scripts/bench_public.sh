@@ -40,7 +40,6 @@ for spec in "$@"; do
 done
 maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 source scripts/target_maps.sh
-maps=("${target_maps[@]}")
 lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
 
@@ -64,7 +63,7 @@ for n in "${names[@]}"; do
 done
 echo "$header |"
 echo "$sep|"
-for m in "${maps[@]}"; do
+for m in "${target_maps[@]}"; do
   map="$maps_dir/$m.map" scen="$maps_dir/$m.map.scen"
   [[ -f $scen ]] || { echo "| ${m#*/} | missing |"; continue; }
   best_ours=""

@@ -12,7 +12,6 @@ maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 limit=()
 if [[ -n ${1:-} ]]; then limit=(--limit "$1"); fi
 source scripts/target_maps.sh
-maps=("${target_maps[@]}")
 lddb=build/tools/lddb
 
 rounds=${LDDB_BENCH_ROUNDS:-1}
@@ -44,7 +43,7 @@ echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -
 echo
 echo "| map | rule | queries | A* µs | Block A* µs | speed-up | A* expanded | Block A* expanded (blocks) | lengths equal (and optimal, octile) | invalid |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-for m in "${maps[@]}"; do
+for m in "${target_maps[@]}"; do
   scen="$maps_dir/$m.map.scen"
   [[ -f $scen ]] || { echo "| $m | missing | | | | | | | | |"; continue; }
   for rule in tile octile; do
@@ -60,7 +59,7 @@ done
 echo
 echo "| map | queries | octile A* µs | Theta* µs | Lazy Theta* µs | Block A* µs | vs A* | vs Theta* | Theta* length | Block A* length | Block A* vs Theta* | invalid |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-for m in "${maps[@]}"; do
+for m in "${target_maps[@]}"; do
   scen="$maps_dir/$m.map.scen"
   [[ -f $scen ]] || continue
   measure "$scen" astar:octile theta:any-angle lazy-theta:any-angle block-astar:any-angle
