@@ -30,7 +30,11 @@
 
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
+#include "lddb/block_shape.hpp"
 #include "oracle.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // checker_test: the independent path checker (lddb/checker.hpp, library lddb_checker).
 //
-//   Differential   the checker and rules.hpp decide every move and segment alike on random
+//   Differential   the checker and moves.hpp / segments.hpp decide every move and segment alike on random
 //                  maps (two methods written apart: if one is wrong, they disagree)
 //   CheckPath      whole paths on a grid_map: each way a path can be wrong, with its message,
 //                  and the recomputed length
@@ -14,7 +14,10 @@
 
 #include "lddb/checker.hpp"
 #include "lddb/grid.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/moves.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
 
 namespace {
 

@@ -26,6 +26,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
+#include "lddb/segments.hpp"
 
 #if defined(__SANITIZE_THREAD__)
 #define LDDB_UNDER_TSAN 1

@@ -33,6 +33,7 @@
 #include "byte_patch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
+#include "lddb/block_shape.hpp"
 
 // ============================================================================= allocations
 

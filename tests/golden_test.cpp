@@ -6,7 +6,7 @@
 //   - find each file's bytes unchanged (a guard against regenerating them by mistake);
 //   - open each one and report the header facts recorded below;
 //   - answer every lookup in agreement with an independent computation of the block
-//     distances (tests/oracle.hpp: plain Dijkstra written from SEMANTICS.md, not the
+//     distances (tests/oracle.hpp: plain Dijkstra written from docs/rules.md, not the
 //     generator), with legal stored paths whose length is the stored cost;
 //   - still read them with the minor version raised (minors only add what old readers can
 //     ignore), and refuse them with the major version raised: status unsupported_version,

@@ -1,10 +1,10 @@
 // oracle.hpp: an independent checker of the movement rules, block distances and paths.
 //
-// Written straight from SEMANTICS.md and on purpose apart from lddb/rules.hpp: nothing
+// Written straight from docs/rules.md and on purpose apart from lddb/moves.hpp and lddb/segments.hpp: nothing
 // here calls step_legal, segment_legal, vertex_usable, euclid_cost or step_cost, nor the
 // generator. The move, segment and path checks are the product's path checker
 // (lddb/checker.hpp, library lddb_checker), which is held to the same rule; this header
-// adds the grids and the reference searches. Where rules.hpp walks a segment column by
+// adds the grids and the reference searches. Where segments.hpp walks a segment column by
 // column, the checker decides each question separately and exactly, on integers:
 //   rule 1  for every cell near the segment, does the open segment meet the open unit
 //           square? (separating axis test on the square's two axes and the segment's
@@ -33,7 +33,10 @@
 #include <vector>
 
 #include "lddb/checker.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/point.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace oracle {
 

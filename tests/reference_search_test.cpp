@@ -23,7 +23,10 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
 #include "lddb/search.hpp"
 #include "oracle.hpp"
 

@@ -5,7 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/moves.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
+#include "lddb/block_shape.hpp"
+#include "lddb/block_graph.hpp"
 
 namespace {
 

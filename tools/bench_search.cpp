@@ -19,7 +19,10 @@
 #include "lddb/batch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"  // private (runtime/src): the reference searches' heap
 
@@ -159,7 +162,7 @@ void BM_HeapPushPop(benchmark::State& state) {
 BENCHMARK(BM_HeapPushPop)->Arg(256)->Arg(16384);
 
 // Line of sight: segment_legal, the any-angle segment test of Theta*, Lazy Theta* and
-// smoothing (rules.hpp), on random legal segments of the bench map whose coordinates
+// smoothing (lddb/segments.hpp), on random legal segments of the bench map whose coordinates
 // differ by at most range(1): a legal segment is walked to its end, so this is the full
 // price of a test of that length (a failing test stops at the first blocked cell).
 // range(0) = 1 allows squeezing, which skips the double-corner check. Operation: one test.

@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
 
 namespace lddb::cli {
 

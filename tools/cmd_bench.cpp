@@ -9,7 +9,7 @@
 // the same threads), and the rows are written and summed in scenario order, so every
 // output but the times is the same for every thread count.
 // For any-angle rules a scenario's start and goal cells give the start and goal vertices,
-// their top-left corners (SEMANTICS.md), which have the same coordinates.
+// their top-left corners (docs/rules.md), which have the same coordinates.
 //
 // Memory report: the largest search_context::memory_bytes() seen after any query, and
 // the process's peak resident memory (getrusage ru_maxrss).

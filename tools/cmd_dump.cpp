@@ -15,6 +15,7 @@
 #include "cli_common.hpp"
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb::cli {
 

@@ -14,6 +14,7 @@
 #include "cli_common.hpp"
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb::cli {
 

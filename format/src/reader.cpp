@@ -22,6 +22,7 @@
 
 #include "layout.hpp"
 #include "lddb/format.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

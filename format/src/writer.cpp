@@ -15,6 +15,7 @@
 
 #include "layout.hpp"
 #include "lddb/format.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 namespace {

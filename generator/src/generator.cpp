@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lddb/generator.hpp"
+#include "lddb/block_shape.hpp"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -11,6 +11,7 @@
 #include <boost/serialization/version.hpp>
 
 #include "lddb/generator.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace boost::serialization {
 

@@ -1,5 +1,5 @@
 // One pattern's entry: least costs between all boundary pairs and one path per pair.
-// The search itself is block_graph (lddb/rules.hpp), shared with Block A*'s start and
+// The search itself is block_graph (lddb/block_graph.hpp), shared with Block A*'s start and
 // goal initialisation; this file turns its paths into the stored encoding.
 #include <algorithm>
 #include <array>
@@ -8,6 +8,11 @@
 #include <string>
 
 #include "lddb/generator.hpp"
+
+#include "lddb/block_graph.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

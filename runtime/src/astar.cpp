@@ -16,6 +16,7 @@
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
+#include "lddb/moves.hpp"
 
 namespace lddb {
 

@@ -32,6 +32,9 @@
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "min_plus.hpp"
+#include "lddb/moves.hpp"
+#include "lddb/block_graph.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lddb/grid.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

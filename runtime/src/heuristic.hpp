@@ -8,7 +8,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/point.hpp"
 #include "lddb/search.hpp"
 
 namespace lddb {

@@ -1,4 +1,4 @@
-// Moving AI .map and .scen files (SEMANTICS.md). See lddb/grid.hpp.
+// Moving AI .map and .scen files (docs/rules.md). See lddb/grid.hpp.
 //
 // Both readers work line by line from a small buffer, so a hostile file cannot make them
 // allocate more than one bounded line at a time, and a map's size is checked against
@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "lddb/grid.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

@@ -6,7 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/point.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define LDDB_AVX2_KERNELS 1

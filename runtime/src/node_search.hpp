@@ -26,7 +26,11 @@
 
 #include "context.hpp"
 #include "lddb/grid.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/moves.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
 #include "lddb/search.hpp"
 
 namespace lddb {

@@ -5,6 +5,7 @@
 
 #include "context.hpp"
 #include "lddb/search.hpp"
+#include "lddb/segments.hpp"
 
 namespace lddb {
 

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "lddb/search.hpp"
+#include "lddb/segments.hpp"
 
 namespace lddb {
 

@@ -25,6 +25,8 @@
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
+#include "lddb/moves.hpp"
+#include "lddb/segments.hpp"
 
 namespace lddb {
 

@@ -36,6 +36,8 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace {
 

@@ -18,7 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/point.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

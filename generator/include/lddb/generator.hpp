@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "lddb/format.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/block_shape.hpp"
 
 namespace lddb {
 

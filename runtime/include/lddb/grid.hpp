@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lddb/rules.hpp"
+#include "lddb/point.hpp"
 
 namespace lddb {
 
@@ -69,7 +69,7 @@ class grid_map {
 
 // ----------------------------------------------------------------------------- files
 
-// Moving AI .map text (SEMANTICS.md): '.', 'G' and 'S' are free, anything else blocked.
+// Moving AI .map text (docs/rules.md): '.', 'G' and 'S' are free, anything else blocked.
 // Accepts CRLF, trailing spaces and a missing final newline. On failure returns nullopt
 // and sets *error to a message naming the file (or `name`) and the line.
 std::optional<grid_map> load_map(const std::string& path, std::string* error, int block = 4);

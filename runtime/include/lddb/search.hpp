@@ -5,7 +5,7 @@
 // between queries, so a warm context does not allocate; its size follows the blocks (or
 // cells) a query touches, not the size of the map.
 //
-// Every search compares fixed-point integer costs (lddb/rules.hpp) and breaks ties by a
+// Every search compares fixed-point integer costs (lddb/cost.hpp) and breaks ties by a
 // fixed order, so the same query returns the same path on every run and platform.
 #pragma once
 
@@ -17,7 +17,9 @@
 
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/point.hpp"
 
 namespace lddb {
 

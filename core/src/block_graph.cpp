@@ -1,9 +1,11 @@
-// Least-cost paths inside one block pattern. See block_graph in lddb/rules.hpp.
+// Least-cost paths inside one block pattern. See lddb/block_graph.hpp.
 // Fixed-size arrays only: the generator runs this millions of times at b = 5.
 #include <algorithm>
 #include <cstdlib>
 
-#include "lddb/rules.hpp"
+#include "lddb/block_graph.hpp"
+#include "lddb/segments.hpp"
+#include "lddb/moves.hpp"
 
 namespace lddb {
 

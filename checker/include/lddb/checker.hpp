@@ -1,7 +1,7 @@
 // lddb/checker.hpp: an independent path checker.
 //
 // Validates any path under a movement rule and recomputes its length. It is written apart
-// from the search code on purpose, so that it can catch the searches (and rules.hpp) when
+// from the search code on purpose, so that it can catch the searches (and lddb/moves.hpp, lddb/segments.hpp) when
 // they are wrong: nothing here calls step_legal, segment_legal, vertex_usable, euclid_cost
 // or step_cost. It takes only data definitions from the library (lddb::rule, lddb::point,
 // and a grid's blocked(x, y)), and decides each any-angle question separately and exactly,
@@ -15,7 +15,7 @@
 // "Near" is a strip a cell wider than the segment on each side, so a check costs time in
 // proportion to the segment's length.
 //
-// Coordinates (SEMANTICS.md): x east, y south, (0,0) top-left; vertex (x, y) is the
+// Coordinates (docs/rules.md): x east, y south, (0,0) top-left; vertex (x, y) is the
 // top-left corner of cell (x, y). Outside a grid everything counts as blocked.
 //
 // The templates work on any grid with `bool blocked(int x, int y) const` (tests use them on
@@ -33,7 +33,9 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
-#include "lddb/rules.hpp"
+#include "lddb/cost.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/point.hpp"
 
 namespace lddb {
 

@@ -1,0 +1,90 @@
+// lddb/segments.hpp: the any-angle rule: which vertices can be stood on and which straight
+// segments between vertices are legal.
+//
+// The one implementation of the any-angle rule, shared like lddb/moves.hpp. Vertex (x, y)
+// is the top-left corner of cell (x, y); every grid given to these functions answers
+// blocked(x, y) for any integer x, y, and counts everything outside itself as blocked.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <utility>
+
+#include "lddb/rule.hpp"
+
+namespace lddb {
+
+// A vertex can be stood on when at least one of its four cells is free.
+template <class Grid>
+bool vertex_usable(const Grid& g, int x, int y) {
+  return !(g.blocked(x - 1, y - 1) && g.blocked(x, y - 1) && g.blocked(x - 1, y) && g.blocked(x, y));
+}
+
+namespace detail {
+// floor(n / d) for d > 0.
+inline std::int64_t floor_div(std::int64_t n, std::int64_t d) {
+  return n >= 0 ? n / d : -((-n + d - 1) / d);
+}
+}  // namespace detail
+
+// Is the straight segment between vertices (x0, y0) and (x1, y1) legal under the GPPC
+// any-angle rules (docs/rules.md)? Exact integer arithmetic, no tolerance.
+//  1. it does not pass through the interior of a blocked cell;
+//  2. it does not run along an edge shared by two blocked cells;
+//  3. unless r.squeeze is allowed, it does not pass *through* a vertex whose two
+//     diagonally opposite cells are both blocked (ending there is fine).
+template <class Grid>
+bool segment_legal(const rule& r, const Grid& g, int x0, int y0, int x1, int y1) {
+  if (x0 == x1 && y0 == y1) return vertex_usable(g, x0, y0);
+  const bool check_corners = r.squeeze == squeezing::forbidden;
+  auto double_corner = [&](int vx, int vy) {
+    const bool nw = g.blocked(vx - 1, vy - 1), ne = g.blocked(vx, vy - 1);
+    const bool sw = g.blocked(vx - 1, vy), se = g.blocked(vx, vy);
+    return (nw && se) || (ne && sw);
+  };
+  if (y0 == y1) {  // along a row of edges: the cells above and below each edge
+    const int lo = std::min(x0, x1), hi = std::max(x0, x1);
+    for (int x = lo; x < hi; ++x)
+      if (g.blocked(x, y0 - 1) && g.blocked(x, y0)) return false;
+    if (check_corners)
+      for (int x = lo + 1; x < hi; ++x)
+        if (double_corner(x, y0)) return false;
+    return true;
+  }
+  if (x0 == x1) {  // along a column of edges: the cells left and right of each edge
+    const int lo = std::min(y0, y1), hi = std::max(y0, y1);
+    for (int y = lo; y < hi; ++y)
+      if (g.blocked(x0 - 1, y) && g.blocked(x0, y)) return false;
+    if (check_corners)
+      for (int y = lo + 1; y < hi; ++y)
+        if (double_corner(x0, y)) return false;
+    return true;
+  }
+  // General segment: walk it column by column (left to right). In column [cx, cx+1] the
+  // open segment spans the open y-interval (ya, yb); it enters the interior of every cell
+  // row cy whose open interval (cy, cy+1) meets (ya, yb). y is kept as a fraction over dx.
+  if (x0 > x1) {
+    std::swap(x0, x1);
+    std::swap(y0, y1);
+  }
+  const std::int64_t dx = x1 - x0, dy = y1 - y0;
+  for (int cx = x0; cx < x1; ++cx) {
+    const std::int64_t na = std::int64_t{y0} * dx + (cx - x0) * dy;  // ya * dx
+    const std::int64_t nb = na + dy;                                  // yb * dx
+    const std::int64_t lo = std::min(na, nb), hi = std::max(na, nb);
+    // rows from floor(lo/dx) to ceil(hi/dx) - 1
+    const std::int64_t first = detail::floor_div(lo, dx);
+    const std::int64_t last = -detail::floor_div(-hi, dx) - 1;
+    for (std::int64_t cy = first; cy <= last; ++cy)
+      if (g.blocked(cx, static_cast<int>(cy))) return false;
+  }
+  if (check_corners) {
+    const std::int64_t k = std::gcd(dx, dy < 0 ? -dy : dy);
+    for (std::int64_t i = 1; i < k; ++i)
+      if (double_corner(static_cast<int>(x0 + dx / k * i), static_cast<int>(y0 + dy / k * i))) return false;
+  }
+  return true;
+}
+
+}  // namespace lddb
