@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Block size study (issue 4, item 4): Block A* with b = 2, 3, 4 and 5 for each rule on one
+# Block size study: Block A* with b = 2, 3, 4 and 5 for each rule on one
 # map of four families, every query of each scenario file (or the first LIMIT), one
 # thread. Prints markdown tables for docs/block-size.md.
 #

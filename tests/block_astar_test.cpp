@@ -646,7 +646,7 @@ TEST_P(GeneratedVertices, NearOptimalLegalPaths) {
 std::vector<vertex_case> vertex_cases() {
   return {
       // Block A* crosses block sides only at vertices. With 4x4 and 3x3 blocks that costs
-      // well under 1% on average (the bound the issue asks for); 2x2 blocks put a boundary
+      // well under 1% on average, the bound held here; 2x2 blocks put a boundary
       // on every other grid line and measure about 1.05% on these maps (for example
       // (13,3)->(15,2) must bend at x = 14: 1+sqrt(2) against sqrt(5)), so they get 2%.
       {rule::any_angle(), 4, 120, 0.01, "any_angle_b4"},
@@ -1373,7 +1373,7 @@ std::vector<scen_shard> scenario_shards() {
 // significant digit. On top of that the files' lengths were held in single precision:
 // 176.7645020 (exact) is written "176.764", not "176.765", because the nearest float lies
 // below the half. So allow 1e-6 of the length more (a float is good to 6e-8). Never
-// tighter than the issue's 1e-4. Exactness itself is checked against A*, to 1e-9.
+// tighter than a fixed 1e-4. Exactness itself is checked against A*, to 1e-9.
 double written_tolerance(double written, bool version_1_0) {
   const double float_error = 1e-6 * std::abs(written);
   if (version_1_0) return 0.005 + float_error;
