@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Block A* against public searches, side by side on this machine: for each map of
-# TARGETS.md, every query of its scenario file, the programs run in turn (ours, then each
+# Block A* against public searches, side by side on this machine: for each of the
+# six target maps (target_maps.sh), every query of its scenario file, the programs run in turn (ours, then each
 # public one), ROUNDS times, and each keeps its least mean time. Any-angle unless --rule
 # says otherwise (tile or octile, against public A* or JPS drivers).
 #

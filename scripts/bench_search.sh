@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Block A* against the reference searches on one map of each family in ../shared/maps
-# (the maps TARGETS.md lists), every query of each scenario file, one thread, side by side
+# (the six target maps of target_maps.sh), every query of each scenario file, one thread, side by side
 # in one invocation. Prints markdown tables for docs/benchmarks.md.
 # Usage: scripts/bench_search.sh [LIMIT]   (LIMIT: at most that many queries per map)
 # LDDB_BENCH_ROUNDS=R (default 1): each row's searches run R times in turn, and each

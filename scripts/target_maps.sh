@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The six maps TARGETS.md measures the public searches on, one per family of ../shared/maps
+# The six target maps the searches are measured on, one per family of ../shared/maps
 # (folder/name, without .map). Sourced by bench_search.sh and bench_public.sh, so that both
 # always run the same set.
 # shellcheck disable=SC2034  # used by the scripts that source this file
