@@ -22,6 +22,8 @@
 
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
 #include "lddb/splitmix.hpp"
 

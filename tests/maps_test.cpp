@@ -1,4 +1,4 @@
-// maps_test: Moving AI .map and .scen files (runtime/src/maps.cpp).
+// maps_test: Moving AI .map and .scen files (lddb_io: io/src/map_file.cpp, scenario.cpp).
 //
 //   MapText       what a map's characters mean and the line-end variants real files have
 //   MapErrors     every way a map can be malformed, with the message checked
@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
+#include "lddb/scenario.hpp"
 
 namespace {
 

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
+#include "lddb/scenario.hpp"
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/segments.hpp"

@@ -16,6 +16,7 @@
 
 #include "cli_search.hpp"
 #include "lddb/generator.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/splitmix.hpp"
 
 namespace lddb::cli {

@@ -31,6 +31,8 @@
 #include <thread>
 
 #include "cli_search.hpp"
+#include "lddb/mapgen.hpp"
+#include "lddb/scenario.hpp"
 #include "lddb/splitmix.hpp"
 
 namespace lddb::cli {

@@ -1,4 +1,4 @@
-// Deterministic map generators: random obstacles, rooms, mazes. See lddb/grid.hpp.
+// Deterministic map generators: random obstacles, rooms, mazes. See lddb/mapgen.hpp.
 //
 // Every generator draws from its own splitmix64 stream (lddb/splitmix.hpp) with unbiased
 // bounded draws by rejection, so a seed gives the same map on every platform, compiler and
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "lddb/mapgen.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/splitmix.hpp"
 
