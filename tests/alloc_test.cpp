@@ -33,6 +33,7 @@
 #include "lddb/batch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
 

@@ -35,6 +35,7 @@
 #include "lddb/checker.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
 

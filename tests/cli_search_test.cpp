@@ -486,7 +486,7 @@ TEST_F(cli_search, RenderSeveralSearches) {
 
 TEST_F(cli_search, RenderLargeMapStaysSmall) {
   const fs::path shared = fs::path(LDDB_SOURCE_DIR "/../shared/maps/bg512/AR0500SR.map");
-  if (!fs::exists(shared)) GTEST_SKIP() << "no benchmark map at " << shared.string();
+  if (!fs::exists(shared)) GTEST_SKIP() << "missing benchmark map " << shared.string();
   const fs::path out = path("ar.svg");
   const run_result r = run("render --map " + quote(shared) + " --from 81,452 --to 246,138 --algo astar --algo theta "
                            "--out " + quote(out));

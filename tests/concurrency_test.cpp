@@ -24,6 +24,7 @@
 
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
 #include "lddb/segments.hpp"

@@ -8,7 +8,7 @@
 //
 // The queries include start = goal, off-map and blocked points, unreachable goals,
 // budget-exhausted queries and sliced (begin / continue) queries. Only the public API is
-// used, so the same file builds against an older tree.
+// used.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,10 @@
 
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/splitmix.hpp"
 
 namespace lddb_fingerprint {
 
@@ -45,12 +48,7 @@ struct hasher {
 
 struct splitmix {
   std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return lddb::splitmix64(s); }
   int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 };
 

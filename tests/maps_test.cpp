@@ -1,10 +1,11 @@
-// maps_test: Moving AI .map and .scen files (runtime/src/maps.cpp).
+// maps_test: Moving AI .map and .scen files (lddb_io: io/src/map_file.cpp, scenario.cpp).
 //
 //   MapText       what a map's characters mean and the line-end variants real files have
 //   MapErrors     every way a map can be malformed, with the message checked
 //   MapFiles      reading from disk: missing, a folder, over-long lines
 //   Scenario*     scenario parsing, its errors, and resolving a query's map file
-//   SharedMaps    every map and scenario in /work/shared/maps loads and agrees
+//   SharedMaps    every map and scenario in ../shared/maps (beside the source tree) loads
+//                 and agrees
 #include <gtest/gtest.h>
 #include <malloc.h>
 
@@ -20,6 +21,8 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
+#include "lddb/scenario.hpp"
 
 namespace {
 
@@ -606,7 +609,7 @@ TEST(MapFiles, LineEndVariantsOnDiskGiveTheSameMap) {
 TEST(SharedMaps, EveryMapAndScenarioLoads) {
   const fs::path root = fs::path(LDDB_SOURCE_DIR "/../shared/maps");
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) GTEST_SKIP() << "no benchmark maps at " << root.string() << "; nothing to check";
+  if (!fs::is_directory(root, ec)) GTEST_SKIP() << "missing the benchmark maps folder " << root.string() << "; nothing to check";
   std::set<std::string> maps, scens;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
     const std::string p = e.path().string();

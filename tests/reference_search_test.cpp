@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
+#include "lddb/scenario.hpp"
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/segments.hpp"
@@ -835,9 +837,9 @@ TEST(WarmContext, DoesNotGrow) {
 // ----------------------------------------------------------------------------- scenario file
 
 TEST(Scenario, Den520dFirst200OctileAStar) {
-  const std::string dir = "/work/shared/maps/dao/";
-  if (!std::filesystem::exists(dir + "den520d.map") || !std::filesystem::exists(dir + "den520d.map.scen"))
-    GTEST_SKIP() << "no den520d map or scenario in " << dir;
+  const std::string dir = LDDB_SOURCE_DIR "/../shared/maps/dao/";
+  for (const char* name : {"den520d.map", "den520d.map.scen"})
+    if (!std::filesystem::exists(dir + name)) GTEST_SKIP() << "missing " << dir << name;
   std::string error;
   const auto map = lddb::load_map(dir + "den520d.map", &error);
   ASSERT_TRUE(map) << error;

@@ -19,6 +19,7 @@
 #include "lddb/batch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/segments.hpp"

@@ -1,5 +1,6 @@
 // tools/cli_search.cpp: set-up, timed queries, checking and SVG for the search commands.
 #include "cli_search.hpp"
+#include "lddb/map_file.hpp"
 #include "lddb/segments.hpp"
 
 #include <unistd.h>

@@ -37,6 +37,7 @@
 
 #include "cli_search.hpp"
 #include "lddb/batch.hpp"
+#include "lddb/scenario.hpp"
 
 namespace lddb::cli {
 

@@ -16,6 +16,8 @@
 
 #include "cli_search.hpp"
 #include "lddb/generator.hpp"
+#include "lddb/mapgen.hpp"
+#include "lddb/splitmix.hpp"
 
 namespace lddb::cli {
 
@@ -26,13 +28,6 @@ namespace fs = std::filesystem;
 constexpr int kSide = 256, kRoom = 15, kBlock = 4;
 constexpr std::uint64_t kMapSeed = 1, kQuerySeed = 2011;
 constexpr int kRepeats = 5;  // timed passes over the queries, after one untimed pass
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // The shipped database for a rule, else one generated in memory.
 std::shared_ptr<const database> demo_database(const rule& r, std::string* source) {

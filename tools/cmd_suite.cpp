@@ -31,6 +31,9 @@
 #include <thread>
 
 #include "cli_search.hpp"
+#include "lddb/mapgen.hpp"
+#include "lddb/scenario.hpp"
+#include "lddb/splitmix.hpp"
 
 namespace lddb::cli {
 
@@ -44,13 +47,6 @@ constexpr const char* kEndMarker = "<!-- suite:end -->";
 constexpr int kBlockSide = 4;  // the shipped databases' block size
 
 // ----------------------------------------------------------------------------- small helpers
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // A seed for one thing (a map, its queries) derived from the run's seed and its indices.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) {

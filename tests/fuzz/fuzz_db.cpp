@@ -35,6 +35,7 @@
 #include "fuzz_common.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
 #include "lddb/segments.hpp"
 #include "lddb/block_shape.hpp"

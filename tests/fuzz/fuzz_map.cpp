@@ -1,7 +1,7 @@
 // fuzz_map: the Moving AI .map parser (lddb::parse_map, and load_map on the same bytes).
 //
 // Oracle: a second, deliberately plain reading of the format written here from
-// docs/rules.md and the contract in lddb/grid.hpp (header lines 'type', 'height', 'width'
+// docs/rules.md and the contract in lddb/map_file.hpp (header lines 'type', 'height', 'width'
 // in any order, each once, blank lines skipped, then 'map' alone; exactly `height` rows of
 // exactly `width` characters; '.', 'G', 'S' free and every other printable character
 // blocked; control characters refused; only blank lines after the grid; LF or CRLF, spaces
@@ -22,6 +22,7 @@
 
 #include "fuzz_common.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/map_file.hpp"
 
 namespace {
 

@@ -26,6 +26,7 @@
 
 #include "fuzz_common.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/scenario.hpp"
 
 namespace {
 

@@ -1,4 +1,5 @@
-// lddb/grid.hpp: grid maps and Moving AI map and scenario files.
+// lddb/grid.hpp: grid maps. Reading Moving AI files and generating maps are in lddb_io
+// (lddb/map_file.hpp, lddb/scenario.hpp, lddb/mapgen.hpp).
 //
 // A grid_map holds one bit per cell and, for Block A*, one pattern_code per block of
 // b x b cells (bit y*b+x set when that cell is blocked). set_blocked updates both in O(1),
@@ -7,14 +8,9 @@
 // everything outside the map.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
-
-#include "lddb/point.hpp"
 
 namespace lddb {
 
@@ -66,81 +62,5 @@ class grid_map {
   std::vector<std::uint64_t> row_bits_;
   std::vector<std::uint32_t> codes_;
 };
-
-// ----------------------------------------------------------------------------- files
-
-// Moving AI .map text (docs/rules.md): '.', 'G' and 'S' are free, anything else blocked.
-// Accepts CRLF, trailing spaces and a missing final newline. On failure returns nullopt
-// and sets *error to a message naming the file (or `name`) and the line.
-std::optional<grid_map> load_map(const std::string& path, std::string* error, int block = 4);
-std::optional<grid_map> parse_map(std::string_view text, const std::string& name, std::string* error, int block = 4);
-
-struct scenario_query {
-  int bucket = 0;
-  std::string map;  // as written in the file
-  int map_width = 0, map_height = 0;
-  point start, goal;
-  double optimal = 0;  // the octile optimum the file states
-  // How far a correct octile length may be from `optimal`, as the file writes it: one unit
-  // in the last digit it can have written (version 1.0: 2 decimals; version 1: 6
-  // significant digits, so 1122.86 is +-0.01), and at least 1e-4. (The files' optima are
-  // sometimes a unit off, from summing in floating point.)
-  double optimal_tolerance = 1e-4;
-  int line = 0;        // 1-based line in the file
-};
-
-struct scenario {
-  std::string path;
-  std::vector<scenario_query> queries;
-  // The map file for the queries: the path as written if it exists relative to the
-  // scenario, else a file of the same base name beside the scenario.
-  std::string resolve_map(const scenario_query& q) const;
-};
-
-// Moving AI .scen (version 1 or 1.0). Malformed lines, an unknown version and more than
-// `max_queries` lines are refused with the file and line named.
-std::optional<scenario> load_scenario(const std::string& path, std::string* error, std::size_t max_queries = 10'000'000);
-// The same, from text; `name` stands for the file in messages and in scenario::path.
-std::optional<scenario> parse_scenario(std::string_view text, const std::string& name, std::string* error,
-                                       std::size_t max_queries = 10'000'000);
-
-// Reads a .scen file one query at a time, so memory stays one line of the file whatever
-// its length (load_scenario keeps every query, about 100 bytes each): a program that runs
-// queries as it reads them, as `lddb bench` does, works on a file of any size. The checks
-// and messages are load_scenario's, without its query limit. Movable, not copyable.
-class scenario_reader {
- public:
-  // Opens the file; nullopt with *error set ("FILE: cannot open: why") when it cannot.
-  static std::optional<scenario_reader> open(const std::string& path, std::string* error);
-  scenario_reader(scenario_reader&&) noexcept;
-  scenario_reader& operator=(scenario_reader&&) noexcept;
-  ~scenario_reader();
-
-  // The next query. False at the end of the file with *error empty, or with *error naming
-  // the file and line ("FILE:LINE: what") for a malformed line, an unknown version, an
-  // empty file or a read error; every later call returns false.
-  bool next(scenario_query* query, std::string* error);
-  std::uint64_t queries_read() const;
-  const std::string& path() const { return path_; }
-  // As scenario::resolve_map.
-  std::string resolve_map(const scenario_query& q) const;
-
- private:
-  struct impl;
-  scenario_reader(std::unique_ptr<impl> m, std::string path);
-  std::unique_ptr<impl> impl_;
-  std::string path_;
-};
-
-// ----------------------------------------------------------------------------- generated maps
-
-// Deterministic map generators (the same seed gives the same map on every platform: they
-// use their own integer PRNG, not <random>'s distributions).
-// Each cell blocked with probability `percent` / 100.
-grid_map make_random_map(int width, int height, int percent, std::uint64_t seed, int block = 4);
-// Square rooms of `room` cells separated by 1-cell walls, with doors; like Moving AI rooms.
-grid_map make_rooms_map(int width, int height, int room, std::uint64_t seed, int block = 4);
-// A perfect maze with corridors `corridor` cells wide and walls 1 cell thick.
-grid_map make_maze_map(int width, int height, int corridor, std::uint64_t seed, int block = 4);
 
 }  // namespace lddb

@@ -1,8 +1,8 @@
-// Deterministic map generators: random obstacles, rooms, mazes. See lddb/grid.hpp.
+// Deterministic map generators: random obstacles, rooms, mazes. See lddb/mapgen.hpp.
 //
-// Every generator draws from its own integer PRNG (splitmix64, Steele et al. 2014) with
-// unbiased bounded draws by rejection, so a seed gives the same map on every platform,
-// compiler and standard library. <random>'s distributions are not used: their output is
+// Every generator draws from its own splitmix64 stream (lddb/splitmix.hpp) with unbiased
+// bounded draws by rejection, so a seed gives the same map on every platform, compiler and
+// standard library. <random>'s distributions are not used: their output is
 // implementation-defined.
 //
 // Layouts (x east, y south; walls are blocked cells, everything else is free):
@@ -24,20 +24,18 @@
 #include <string>
 #include <vector>
 
+#include "lddb/mapgen.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/splitmix.hpp"
 
 namespace lddb {
 namespace {
 
-class splitmix64 {
+// A splitmix64 stream with unbiased bounded draws.
+class map_rng {
  public:
-  explicit splitmix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  explicit map_rng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() { return splitmix64(state_); }
   // Uniform in [0, n), n >= 1, without modulo bias.
   std::uint64_t below(std::uint64_t n) {
     const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
@@ -52,9 +50,9 @@ class splitmix64 {
 };
 
 // Distinct streams for the three generators, so the same seed does not correlate them.
-splitmix64 make_rng(std::uint64_t seed, std::uint64_t salt) {
-  splitmix64 mix(seed ^ salt);
-  return splitmix64(mix.next());
+map_rng make_rng(std::uint64_t seed, std::uint64_t salt) {
+  std::uint64_t mix = seed ^ salt;
+  return map_rng(splitmix64(mix));
 }
 
 void check_size(const char* what, int width, int height) {
@@ -83,7 +81,7 @@ grid_map make_random_map(int width, int height, int percent, std::uint64_t seed,
   if (percent < 0 || percent > 100)
     throw std::invalid_argument("make_random_map: percent must be 0..100, not " + std::to_string(percent));
   grid_map map(width, height, block);
-  splitmix64 rng = make_rng(seed, 0x72616E646F6D0001ull);
+  map_rng rng = make_rng(seed, 0x72616E646F6D0001ull);
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x)
       if (rng.below(100) < static_cast<std::uint64_t>(percent)) map.set_blocked(x, y, true);
@@ -96,7 +94,7 @@ grid_map make_rooms_map(int width, int height, int room, std::uint64_t seed, int
     throw std::invalid_argument("make_rooms_map: room size must be 1.." + std::to_string(grid_map::kMaxSide) +
                                 ", not " + std::to_string(room));
   grid_map map(width, height, block);
-  splitmix64 rng = make_rng(seed, 0x726F6F6D73000002ull);
+  map_rng rng = make_rng(seed, 0x726F6F6D73000002ull);
   const int period = room + 1;
   auto wall_x = [&](int x) { return x % period == room && x < width - 1; };
   auto wall_y = [&](int y) { return y % period == room && y < height - 1; };
@@ -146,7 +144,7 @@ grid_map make_maze_map(int width, int height, int corridor, std::uint64_t seed, 
     throw std::invalid_argument("make_maze_map: corridor width must be 1.." + std::to_string(grid_map::kMaxSide) +
                                 ", not " + std::to_string(corridor));
   grid_map map(width, height, block);
-  splitmix64 rng = make_rng(seed, 0x6D617A6500000003ull);
+  map_rng rng = make_rng(seed, 0x6D617A6500000003ull);
   const int period = corridor + 1;
   // Everything starts as wall except the lattice cells' interiors.
   for (int y = 0; y < height; ++y)

@@ -1,0 +1,18 @@
+// lddb/map_file.hpp: Moving AI .map files (library lddb_io).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "lddb/grid.hpp"
+
+namespace lddb {
+
+// Moving AI .map text (docs/rules.md): '.', 'G' and 'S' are free, anything else blocked.
+// Accepts CRLF, trailing spaces and a missing final newline. On failure returns nullopt
+// and sets *error to a message naming the file (or `name`) and the line.
+std::optional<grid_map> load_map(const std::string& path, std::string* error, int block = 4);
+std::optional<grid_map> parse_map(std::string_view text, const std::string& name, std::string* error, int block = 4);
+
+}  // namespace lddb
