@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -46,6 +48,34 @@ std::optional<cost_t> parse_diagonal_cost(std::string_view text) {
   return static_cast<cost_t>(std::llround(v * static_cast<double>(kCostOne)));
 }
 
+std::optional<std::string> rule_fields_error(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze,
+                                             std::uint64_t diagonal) {
+  using std::to_string;
+  if (kind > 2) return "rule kind " + to_string(kind) + " is unknown";
+  if (corners > 1) return "corner cutting " + to_string(corners) + " is unknown";
+  if (squeeze > 1) return "squeezing " + to_string(squeeze) + " is unknown";
+  const auto k = static_cast<rule_kind>(kind);
+  if (k != rule_kind::octile && corners != 0) return "corner cutting is set for a rule that is not octile";
+  if (k != rule_kind::any_angle && squeeze != 0) return "squeezing is set for a rule that is not any-angle";
+  if (k == rule_kind::octile ? (diagonal < kCostOne || diagonal > 2 * kCostOne) : diagonal != kSqrt2Cost)
+    return "diagonal cost " + to_string(diagonal) + " is outside its range";
+  return std::nullopt;
+}
+
+rule rule_from_fields(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze, std::uint64_t diagonal) {
+  rule r;
+  r.kind = static_cast<rule_kind>(kind);
+  r.corners = static_cast<corner_cutting>(corners);
+  r.squeeze = static_cast<squeezing>(squeeze);
+  r.diagonal = diagonal;
+  return r;
+}
+
+std::optional<std::string> rule::fields_error() const {
+  return rule_fields_error(static_cast<std::uint64_t>(kind), static_cast<std::uint64_t>(corners),
+                           static_cast<std::uint64_t>(squeeze), diagonal);
+}
+
 std::string rule::name() const {
   switch (kind) {
     case rule_kind::tile:
@@ -80,8 +110,9 @@ std::optional<rule> rule::parse(std::string_view text, std::string* why) {
   } else {
     return fail("unknown rule '" + std::string(kind_text) + "' (expected tile, octile or any-angle)");
   }
-  if (colon == std::string_view::npos) return r;
-  for (std::string_view opt : split(text.substr(colon + 1), ',')) {
+  const std::vector<std::string_view> options =
+      colon == std::string_view::npos ? std::vector<std::string_view>{} : split(text.substr(colon + 1), ',');
+  for (std::string_view opt : options) {
     const std::size_t eq = opt.find('=');
     if (eq == std::string_view::npos) return fail("rule option '" + std::string(opt) + "' is not key=value");
     const std::string_view key = opt.substr(0, eq), value = opt.substr(eq + 1);
@@ -101,6 +132,7 @@ std::optional<rule> rule::parse(std::string_view text, std::string* why) {
       return fail("rule " + std::string(kind_text) + " has no option '" + std::string(key) + "'");
     }
   }
+  if (auto error = r.fields_error()) return fail("rule '" + std::string(text) + "': " + *error);
   return r;
 }
 

@@ -158,33 +158,19 @@ inline std::uint64_t canonical_count(int b, std::uint8_t mask) {
   return sum / members;
 }
 
-inline rule rule_of(const fields& f) {
-  rule r;
-  r.kind = static_cast<rule_kind>(f.rule_kind);
-  r.corners = static_cast<corner_cutting>(f.corners);
-  r.squeeze = static_cast<squeezing>(f.squeeze);
-  r.diagonal = f.diagonal;
-  return r;
-}
+inline rule rule_of(const fields& f) { return rule_from_fields(f.rule_kind, f.corners, f.squeeze, f.diagonal); }
 
-// Range checks of every descriptive field; nullopt when all hold, else what is wrong.
-// Fields that do not apply to the rule must hold their defaults, so that one rule has one
-// encoding and rule equality is byte equality.
+// Range checks of every descriptive field; nullopt when all hold, else what is wrong. The
+// rule's own fields are checked by rule_fields_error (lddb/rule.hpp), as everywhere else.
 inline std::optional<std::string> fields_problem(const fields& f) {
   using std::to_string;
   if (f.block < block_shape::kMinBlock || f.block > block_shape::kMaxBlock)
     return "block size " + to_string(f.block) + " is outside 2..5";
-  if (f.rule_kind > 2) return "rule kind " + to_string(f.rule_kind) + " is unknown";
+  if (auto why = rule_fields_error(f.rule_kind, f.corners, f.squeeze, f.diagonal)) return why;
   const auto kind = static_cast<rule_kind>(f.rule_kind);
   if (f.point_kind > 1) return "point kind " + to_string(f.point_kind) + " is unknown";
   if ((f.point_kind == 1) != (kind == rule_kind::any_angle))
     return std::string("point kind ") + (f.point_kind ? "vertices" : "cells") + " does not match the rule";
-  if (f.corners > 1) return "corner cutting " + to_string(f.corners) + " is unknown";
-  if (f.squeeze > 1) return "squeezing " + to_string(f.squeeze) + " is unknown";
-  if (kind != rule_kind::octile && f.corners != 0) return "corner cutting is set for a rule that is not octile";
-  if (kind != rule_kind::any_angle && f.squeeze != 0) return "squeezing is set for a rule that is not any-angle";
-  if (kind == rule_kind::octile ? (f.diagonal < kCostOne || f.diagonal > 2 * kCostOne) : f.diagonal != kSqrt2Cost)
-    return "diagonal cost " + to_string(f.diagonal) + " is outside its range";
   if (f.encoding > 1) return "cost encoding " + to_string(f.encoding) + " is unknown";
   if (f.scale_log2 > kCostShift) return "cost scale 2^-" + to_string(f.scale_log2) + " is finer than 2^-32";
   if (static_cast<cost_encoding>(f.encoding) == cost_encoding::octile_pair) {
