@@ -148,9 +148,7 @@ struct database::impl {
   bool open_costs_finite = false;   // no kUnreachable off the diagonal
 
   cost_t decode(std::uint16_t v) const {
-    if (v == kStoredUnreachable) return kUnreachable;
-    if (encoding == cost_encoding::octile_pair) return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
-    return cost_t{v} << shift;
+    return decode_stored_cost(v, encoding == cost_encoding::octile_pair, shift, diagonal);
   }
   std::uint32_t id_at(std::size_t i) const {
     return wide_ids ? load_le<std::uint32_t>(entries.data() + 4 * i) : load_le<std::uint16_t>(entries.data() + 2 * i);

@@ -45,13 +45,6 @@ struct pattern_entry {
   std::vector<std::uint8_t> paths;   // encoded path table (docs/format.md, section PATH)
 };
 
-// How the database stores costs for a rule: (encoding, scale_log2).
-struct cost_format {
-  cost_encoding encoding;
-  std::uint8_t scale_log2;
-};
-cost_format cost_format_for(const rule& r);
-
 // Solves one pattern directly (no symmetry): the entry its canonical form would get if
 // it were canonical. Throws std::runtime_error if a cost does not fit the encoding.
 pattern_entry solve_pattern(const rule& r, const block_shape& shape, std::uint32_t code);
