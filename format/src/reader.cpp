@@ -23,6 +23,7 @@
 #include "layout.hpp"
 #include "lddb/format.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/path_table.hpp"
 
 namespace lddb {
 
@@ -514,7 +515,7 @@ class verifier {
       if (pos == paths.size())
         return failure{status::bad_section, "section PATH holds " + num(t) + (t == 1 ? " path table" : " path tables") +
                                                 "; the header declares " + num(f_.path_tables)};
-      if (auto why = layout::parse_path_table(paths, pos, *shape_))
+      if (auto why = parse_path_table(paths, pos, *shape_))
         return failure{status::bad_section, "section PATH: path table " + num(t) + " " + *why};
     }
     start[f_.path_tables] = static_cast<std::uint32_t>(pos);
@@ -554,11 +555,11 @@ class verifier {
         if (load_le<std::uint16_t>(row + 2 * k) != kStoredUnreachable) set(reached[t], k);
     }
     for (std::uint32_t t = 0; t < f_.path_tables; ++t) {
-      const std::uint8_t* bitmap = out_.paths.data() + out_.path_start[t];
+      const std::span<const std::uint8_t> table = out_.path_table(t);
       for (std::size_t w = 0; w < kWords; ++w) {
         std::uint64_t present = 0;
         for (int k = 64 * static_cast<int>(w); k < std::min(pairs, 64 * static_cast<int>(w + 1)); ++k)
-          present |= std::uint64_t{(bitmap[k / 8] >> (k % 8)) & 1u} << (k % 64);
+          present |= std::uint64_t{path_pair_present(table, k)} << (k % 64);
         missing[t][w] = crooked[w] & ~present;
       }
     }
@@ -735,17 +736,12 @@ bool database::path(std::uint32_t code, int a, int b, inflections* out) const {
   const int t = static_cast<int>(slot & 7u);
   const int ca = s.transform_boundary(t, a), cb = s.transform_boundary(t, b);
   const int k = s.pair_index(ca, cb);
-  const std::span<const std::uint8_t> table = m.path_table(m.path_id(slot >> 3));
-  auto present = [&](int pair) { return (table[static_cast<std::size_t>(pair / 8)] >> (pair % 8)) & 1u; };
-  if (!present(k)) return true;  // a straight path: no inflection points
-  // Present pairs are stored in pair order with their counts: skip the ones before k.
-  std::size_t pos = (static_cast<std::size_t>(m.pair_count) + 7) / 8;
-  for (int j = 0; j < k; ++j)
-    if (present(j)) pos += 1 + std::size_t{table[pos]};
-  const int n = table[pos];
+  // An absent pair is a straight path: no inflection points.
+  const std::span<const std::uint8_t> points = path_table_points(m.path_table(m.path_id(slot >> 3)), m.pair_count, k);
+  const int n = static_cast<int>(points.size());
   const int back = block_shape::inverse(t);
   for (int i = 0; i < n; ++i)
-    out->points[static_cast<std::size_t>(i)] = s.transform_point(back, s.point_at(table[pos + 1 + static_cast<std::size_t>(i)]));
+    out->points[static_cast<std::size_t>(i)] = s.transform_point(back, s.point_at(points[static_cast<std::size_t>(i)]));
   // Stored from the lower canonical boundary index to the higher.
   if (ca > cb) std::reverse(out->points.begin(), out->points.begin() + n);
   out->count = n;

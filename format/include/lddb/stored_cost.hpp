@@ -1,4 +1,4 @@
-// lddb/stored_cost.hpp: how a database stores a cost in 16 bits (docs/format.md, COST).
+// lddb/stored_cost.hpp: how a database stores a cost in 16 bits (docs/format.md, §4 "Costs").
 //
 // The format decides, per rule, the encoding and scale (cost_format_for); the generator
 // encodes through encode_cell_cost and encode_length_cost, and the reader decodes through
