@@ -27,8 +27,7 @@ struct recipe {
   rule movement = rule::octile();
   int block = 4;
   bool use_symmetry = true;  // reduce patterns by the rule's symmetries
-  // 9 keeps b = 4 generation well under 0.2 s; 19 saves about a fifth of the bytes at
-  // several times the time. 0 stores every section uncompressed.
+  // Higher levels trade generation time for size; 0 stores every section uncompressed.
   int zstd_level = 9;
   std::string generator_version = kGeneratorVersion;
 
