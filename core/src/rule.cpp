@@ -44,8 +44,12 @@ std::optional<cost_t> parse_diagonal_cost(std::string_view text) {
   double v = 0;
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc{} || ptr != end || !(v >= 1.0 && v <= 2.0)) return std::nullopt;
-  return static_cast<cost_t>(std::llround(v * static_cast<double>(kCostOne)));
+  // Scaling by 2^32 is exact, so this is the range of rule_fields_error, tested before rounding.
+  const double scaled = v * static_cast<double>(kCostOne);
+  if (ec != std::errc{} || ptr != end ||
+      !(scaled >= static_cast<double>(kMinDiagonalCost) && scaled <= static_cast<double>(kMaxDiagonalCost)))
+    return std::nullopt;
+  return static_cast<cost_t>(std::llround(scaled));
 }
 
 std::optional<std::string> rule_fields_error(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze,
@@ -57,7 +61,7 @@ std::optional<std::string> rule_fields_error(std::uint64_t kind, std::uint64_t c
   const auto k = static_cast<rule_kind>(kind);
   if (k != rule_kind::octile && corners != 0) return "corner cutting is set for a rule that is not octile";
   if (k != rule_kind::any_angle && squeeze != 0) return "squeezing is set for a rule that is not any-angle";
-  if (k == rule_kind::octile ? (diagonal < kCostOne || diagonal > 2 * kCostOne) : diagonal != kSqrt2Cost)
+  if (k == rule_kind::octile ? (diagonal < kMinDiagonalCost || diagonal > kMaxDiagonalCost) : diagonal != kSqrt2Cost)
     return "diagonal cost " + to_string(diagonal) + " is outside its range";
   return std::nullopt;
 }

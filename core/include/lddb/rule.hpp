@@ -64,6 +64,9 @@ struct rule {
   friend bool operator==(const rule&, const rule&) = default;
 };
 
+// An octile diagonal move costs between one and two straight moves.
+inline constexpr cost_t kMinDiagonalCost = kCostOne, kMaxDiagonalCost = 2 * kCostOne;
+
 // The one check of a rule's stored fields, as raw numbers (the header bytes, the recipe
 // manifest and the text form all validate through it): each field known, the diagonal cost
 // in [1, 2] for octile, and every field that does not apply to the kind at its default, so
