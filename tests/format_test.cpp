@@ -34,6 +34,8 @@
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/path_table.hpp"
+#include "lddb/stored_cost.hpp"
 
 // ============================================================================= allocations
 
@@ -441,6 +443,51 @@ TEST(Format, EntriesAndPathsAreAsSpecified) {
     const std::uint64_t path = section_offset(f, kTagPaths);
     EXPECT_EQ(bytes(f.begin() + static_cast<std::ptrdiff_t>(path), f.end()), im.paths) << "PATH is the last section";
   }
+}
+
+// The path table's encoder, parser and lookup agree on the bytes of docs/format.md.
+TEST(Format, PathTableEncoderParserAndLookupAgree) {
+  const block_shape s(3, true);  // vertices: no straight-run rule to satisfy
+  path_table_encoder enc(s.pair_count());
+  const int first[] = {5, 6}, second[] = {9};
+  enc.add(1, first, 2);
+  enc.add(4, nullptr, 0);  // nothing stored
+  enc.add(9, second, 1);
+  const bytes table = enc.take();
+  const std::size_t bitmap = path_bitmap_bytes(s.pair_count());
+  ASSERT_EQ(table.size(), bitmap + 3 + 2);
+  EXPECT_EQ(table[0], 0x02);
+  EXPECT_EQ(table[1], 0x02);
+  EXPECT_EQ(bytes(table.begin() + static_cast<std::ptrdiff_t>(bitmap), table.end()), (bytes{2, 5, 6, 1, 9}));
+  EXPECT_FALSE(path_table_problem(table, s));
+  auto points = [&](int pair) {
+    const std::span<const std::uint8_t> p = path_table_points(table, s.pair_count(), pair);
+    return bytes(p.begin(), p.end());
+  };
+  EXPECT_EQ(points(1), (bytes{5, 6}));
+  EXPECT_EQ(points(9), (bytes{9}));
+  EXPECT_TRUE(path_table_points(table, s.pair_count(), 4).empty());
+  bytes longer = table;
+  longer.push_back(0);
+  EXPECT_EQ(path_table_problem(longer, s), "has 1 bytes after its last pair");
+}
+
+// Every rule's costs decode to what was encoded (any-angle: to its scale).
+TEST(Format, StoredCostsDecodeToWhatWasEncoded) {
+  auto decode = [](const rule& r, std::uint16_t v) {
+    const cost_format f = cost_format_for(r);
+    return decode_stored_cost(v, f.encoding == cost_encoding::octile_pair, kCostShift - f.scale_log2, r.diagonal);
+  };
+  EXPECT_EQ(decode(rule::tile(), encode_cell_cost(rule::tile(), 7, 0)), 7 * kCostOne);
+  for (const rule& r : {rule::octile(), rule::octile(corner_cutting::forbidden, 3 * kCostOne / 2)})
+    EXPECT_EQ(decode(r, encode_cell_cost(r, 3, 2)), 3 * kCostOne + 2 * r.diagonal) << r.name();
+  const rule aa = rule::any_angle();
+  const cost_t length = euclid_cost(2, 1);
+  const cost_t back = decode(aa, encode_length_cost(aa, length));
+  const cost_t half_unit = cost_t{1} << (kCostShift - cost_format_for(aa).scale_log2 - 1);
+  EXPECT_LE(back > length ? back - length : length - back, half_unit);
+  EXPECT_EQ(decode(aa, kStoredUnreachable), kUnreachable);
+  EXPECT_THROW(encode_cell_cost(rule::octile(), 256, 0), std::runtime_error);
 }
 
 TEST(Format, EncodingIsAPureFunctionOfTheImage) {

@@ -62,6 +62,24 @@ TEST(Generator, ManifestRoundTrips) {
   EXPECT_THROW(lddb::recipe_from_manifest("lddb-recipe 1\n<recipe>"), std::runtime_error);
 }
 
+// The manifest's rule fields go through the same check as the header's (rule_fields_error).
+TEST(Generator, ManifestRuleFieldsAreChecked) {
+  recipe rc;
+  rc.movement = rule::tile();
+  std::string text = lddb::recipe_to_manifest(rc);
+  const std::string field = "<corner_cutting>0</corner_cutting>";
+  const std::size_t at = text.find(field);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, field.size(), "<corner_cutting>1</corner_cutting>");
+  try {
+    lddb::recipe_from_manifest(text);
+    ADD_FAILURE() << "a tile rule with corner cutting was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("corner cutting is set for a rule that is not octile"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Generator, WithoutSymmetryEveryPatternIsItsOwnEntry) {
   recipe rc;
   rc.movement = rule::octile();

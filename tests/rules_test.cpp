@@ -48,6 +48,32 @@ TEST(Rule, NamesRoundTrip) {
   EXPECT_EQ(rule::any_angle(lddb::squeezing::allowed).name(), "any-angle:squeeze=allowed");
 }
 
+// One check of a rule's fields serves the text form, the file header and the manifest.
+TEST(Rule, FieldsErrorIsTheOneCheck) {
+  using lddb::kCostOne;
+  using lddb::kSqrt2Cost;
+  using lddb::rule_fields_error;
+  EXPECT_FALSE(rule_fields_error(0, 0, 0, kSqrt2Cost));
+  EXPECT_FALSE(rule_fields_error(1, 1, 0, kCostOne));
+  EXPECT_FALSE(rule_fields_error(1, 0, 0, 2 * kCostOne));
+  EXPECT_FALSE(rule_fields_error(2, 0, 1, kSqrt2Cost));
+  EXPECT_EQ(rule_fields_error(3, 0, 0, kSqrt2Cost), "rule kind 3 is unknown");
+  EXPECT_EQ(rule_fields_error(1, 2, 0, kSqrt2Cost), "corner cutting 2 is unknown");
+  EXPECT_EQ(rule_fields_error(2, 0, 2, kSqrt2Cost), "squeezing 2 is unknown");
+  EXPECT_EQ(rule_fields_error(0, 1, 0, kSqrt2Cost), "corner cutting is set for a rule that is not octile");
+  EXPECT_EQ(rule_fields_error(1, 0, 1, kSqrt2Cost), "squeezing is set for a rule that is not any-angle");
+  EXPECT_EQ(rule_fields_error(1, 0, 0, kCostOne - 1), "diagonal cost " + std::to_string(kCostOne - 1) + " is outside its range");
+  EXPECT_TRUE(rule_fields_error(1, 0, 0, 2 * kCostOne + 1));
+  EXPECT_TRUE(rule_fields_error(2, 0, 0, kCostOne));  // not octile: the diagonal keeps its default
+  for (const rule& r : {rule::tile(), rule::octile(lddb::corner_cutting::one_side_free, 3 * kCostOne / 2),
+                        rule::any_angle(lddb::squeezing::allowed)}) {
+    EXPECT_FALSE(r.fields_error()) << r.name();
+    EXPECT_EQ(lddb::rule_from_fields(static_cast<unsigned>(r.kind), static_cast<unsigned>(r.corners),
+                                     static_cast<unsigned>(r.squeeze), r.diagonal),
+              r);
+  }
+}
+
 TEST(Rule, ParseErrorsSayWhy) {
   std::string why;
   EXPECT_FALSE(rule::parse("hex", &why));

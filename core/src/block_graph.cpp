@@ -136,8 +136,8 @@ void block_graph::search(int source, paths& out) const {
   // (cell, heading of the move that entered it) takes its turns from the states of the
   // cell the move came from, cells taken in order of cost. This gives exactly the result
   // of Dijkstra over the states keyed (cost, turns, state index) (the parent of a state
-  // is the first of its best predecessors that such a search would settle), several
-  // times faster, which Block A* pays twice a query.
+  // is the first of its best predecessors that such a search would settle), at less cost:
+  // Block A* runs this twice a query.
   const int headings = step_count(rule_);
   const int none = headings;  // the start state's heading slot
   const int stride = headings + 1;

@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -42,8 +44,40 @@ std::optional<cost_t> parse_diagonal_cost(std::string_view text) {
   double v = 0;
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc{} || ptr != end || !(v >= 1.0 && v <= 2.0)) return std::nullopt;
-  return static_cast<cost_t>(std::llround(v * static_cast<double>(kCostOne)));
+  // Scaling by 2^32 is exact, so this is the range of rule_fields_error, tested before rounding.
+  const double scaled = v * static_cast<double>(kCostOne);
+  if (ec != std::errc{} || ptr != end ||
+      !(scaled >= static_cast<double>(kMinDiagonalCost) && scaled <= static_cast<double>(kMaxDiagonalCost)))
+    return std::nullopt;
+  return static_cast<cost_t>(std::llround(scaled));
+}
+
+std::optional<std::string> rule_fields_error(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze,
+                                             std::uint64_t diagonal) {
+  using std::to_string;
+  if (kind > 2) return "rule kind " + to_string(kind) + " is unknown";
+  if (corners > 1) return "corner cutting " + to_string(corners) + " is unknown";
+  if (squeeze > 1) return "squeezing " + to_string(squeeze) + " is unknown";
+  const auto k = static_cast<rule_kind>(kind);
+  if (k != rule_kind::octile && corners != 0) return "corner cutting is set for a rule that is not octile";
+  if (k != rule_kind::any_angle && squeeze != 0) return "squeezing is set for a rule that is not any-angle";
+  if (k == rule_kind::octile ? (diagonal < kMinDiagonalCost || diagonal > kMaxDiagonalCost) : diagonal != kSqrt2Cost)
+    return "diagonal cost " + to_string(diagonal) + " is outside its range";
+  return std::nullopt;
+}
+
+rule rule_from_fields(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze, std::uint64_t diagonal) {
+  rule r;
+  r.kind = static_cast<rule_kind>(kind);
+  r.corners = static_cast<corner_cutting>(corners);
+  r.squeeze = static_cast<squeezing>(squeeze);
+  r.diagonal = diagonal;
+  return r;
+}
+
+std::optional<std::string> rule::fields_error() const {
+  return rule_fields_error(static_cast<std::uint64_t>(kind), static_cast<std::uint64_t>(corners),
+                           static_cast<std::uint64_t>(squeeze), diagonal);
 }
 
 std::string rule::name() const {
@@ -80,8 +114,9 @@ std::optional<rule> rule::parse(std::string_view text, std::string* why) {
   } else {
     return fail("unknown rule '" + std::string(kind_text) + "' (expected tile, octile or any-angle)");
   }
-  if (colon == std::string_view::npos) return r;
-  for (std::string_view opt : split(text.substr(colon + 1), ',')) {
+  const std::vector<std::string_view> options =
+      colon == std::string_view::npos ? std::vector<std::string_view>{} : split(text.substr(colon + 1), ',');
+  for (std::string_view opt : options) {
     const std::size_t eq = opt.find('=');
     if (eq == std::string_view::npos) return fail("rule option '" + std::string(opt) + "' is not key=value");
     const std::string_view key = opt.substr(0, eq), value = opt.substr(eq + 1);
@@ -101,6 +136,7 @@ std::optional<rule> rule::parse(std::string_view text, std::string* why) {
       return fail("rule " + std::string(kind_text) + " has no option '" + std::string(key) + "'");
     }
   }
+  if (auto error = r.fields_error()) return fail("rule '" + std::string(text) + "': " + *error);
   return r;
 }
 

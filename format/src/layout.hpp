@@ -22,6 +22,7 @@
 #include "lddb/rule.hpp"
 #include "lddb/point.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/path_table.hpp"
 
 namespace lddb::layout {
 
@@ -158,33 +159,19 @@ inline std::uint64_t canonical_count(int b, std::uint8_t mask) {
   return sum / members;
 }
 
-inline rule rule_of(const fields& f) {
-  rule r;
-  r.kind = static_cast<rule_kind>(f.rule_kind);
-  r.corners = static_cast<corner_cutting>(f.corners);
-  r.squeeze = static_cast<squeezing>(f.squeeze);
-  r.diagonal = f.diagonal;
-  return r;
-}
+inline rule rule_of(const fields& f) { return rule_from_fields(f.rule_kind, f.corners, f.squeeze, f.diagonal); }
 
-// Range checks of every descriptive field; nullopt when all hold, else what is wrong.
-// Fields that do not apply to the rule must hold their defaults, so that one rule has one
-// encoding and rule equality is byte equality.
+// Range checks of every descriptive field; nullopt when all hold, else what is wrong. The
+// rule's own fields are checked by rule_fields_error (lddb/rule.hpp), as everywhere else.
 inline std::optional<std::string> fields_problem(const fields& f) {
   using std::to_string;
   if (f.block < block_shape::kMinBlock || f.block > block_shape::kMaxBlock)
     return "block size " + to_string(f.block) + " is outside 2..5";
-  if (f.rule_kind > 2) return "rule kind " + to_string(f.rule_kind) + " is unknown";
+  if (auto why = rule_fields_error(f.rule_kind, f.corners, f.squeeze, f.diagonal)) return why;
   const auto kind = static_cast<rule_kind>(f.rule_kind);
   if (f.point_kind > 1) return "point kind " + to_string(f.point_kind) + " is unknown";
   if ((f.point_kind == 1) != (kind == rule_kind::any_angle))
     return std::string("point kind ") + (f.point_kind ? "vertices" : "cells") + " does not match the rule";
-  if (f.corners > 1) return "corner cutting " + to_string(f.corners) + " is unknown";
-  if (f.squeeze > 1) return "squeezing " + to_string(f.squeeze) + " is unknown";
-  if (kind != rule_kind::octile && f.corners != 0) return "corner cutting is set for a rule that is not octile";
-  if (kind != rule_kind::any_angle && f.squeeze != 0) return "squeezing is set for a rule that is not any-angle";
-  if (kind == rule_kind::octile ? (f.diagonal < kCostOne || f.diagonal > 2 * kCostOne) : f.diagonal != kSqrt2Cost)
-    return "diagonal cost " + to_string(f.diagonal) + " is outside its range";
   if (f.encoding > 1) return "cost encoding " + to_string(f.encoding) + " is unknown";
   if (f.scale_log2 > kCostShift) return "cost scale 2^-" + to_string(f.scale_log2) + " is finer than 2^-32";
   if (static_cast<cost_encoding>(f.encoding) == cost_encoding::octile_pair) {
@@ -208,7 +195,7 @@ inline std::optional<std::string> fields_problem(const fields& f) {
 
 // ----------------------------------------------------------------------------- section sizes
 
-inline std::uint64_t bitmap_bytes(const block_shape& s) { return (std::uint64_t(s.pair_count()) + 7) / 8; }
+inline std::uint64_t bitmap_bytes(const block_shape& s) { return path_bitmap_bytes(s.pair_count()); }
 
 // The width of a table id in ENTR, which the counts alone decide: one file, one encoding.
 inline std::uint8_t id_width(const fields& f) {
@@ -261,65 +248,6 @@ inline void canonical_index(const block_shape& s, std::uint8_t mask, std::vector
 inline bool in_line(point p, point q) {
   const int dx = q.x - p.x, dy = q.y - p.y;
   return dx == 0 || dy == 0 || dx == dy || dx == -dy;
-}
-
-// Parses one path table starting at `pos`: bitmap (unused high bits zero), then for each
-// present pair a count in 1..kCapacity and that many point indices below point_count.
-// Cells: the pair's first boundary point, its inflection points and its second boundary
-// point must follow each other in straight or 45-degree runs, as Block A* fills in the
-// cells between them.
-// Tables are self-delimiting, so on success `pos` is left just past the table; nullopt
-// when it parses, else what is wrong ("path table 7 " + the text reads well).
-inline std::optional<std::string> parse_path_table(std::span<const std::uint8_t> bytes, std::size_t& pos,
-                                                   const block_shape& s) {
-  using std::to_string;
-  const std::size_t bitmap = bitmap_bytes(s);
-  const int pairs = s.pair_count();
-  const int n_boundary = s.boundary_count();
-  const std::uint8_t limit = static_cast<std::uint8_t>(s.point_count());  // at most 36
-  if (bytes.size() - pos < bitmap)
-    return "ends " + to_string(bytes.size() - pos) + " bytes into its " + to_string(bitmap) + "-byte bitmap";
-  const std::uint8_t* map = bytes.data() + pos;
-  if (pairs % 8 != 0 && (map[bitmap - 1] >> (pairs % 8)) != 0) return "sets bitmap bits beyond the last pair";
-  pos += bitmap;
-  const std::size_t size = bytes.size();
-  // Pair k joins boundary points a < b: (0,1), (0,2), ..., (0,n-1), (1,2), ...
-  int a = 0, b = 1;
-  for (int k = 0; k < pairs; ++k, (++b == n_boundary ? (b = ++a + 1) : 0)) {
-    if (!(map[k / 8] >> (k % 8) & 1u)) continue;
-    auto pair = [k] { return std::to_string(k); };  // for messages only
-    if (pos >= size) return "ends before pair " + pair();
-    const std::size_t n = bytes[pos++];
-    if (n - 1 >= std::size_t{inflections::kCapacity})  // also n = 0
-      return "gives pair " + pair() + " " + to_string(n) + " points";
-    if (size - pos < n) return "ends inside pair " + pair();
-    const std::uint8_t* points = bytes.data() + pos;
-    std::uint8_t top = 0;
-    for (std::size_t p = 0; p < n; ++p) top = std::max(top, points[p]);
-    if (top >= limit)
-      return "gives pair " + pair() + " point index " + to_string(top) + " (the block has " +
-             to_string(s.point_count()) + " points)";
-    if (!s.vertices()) {
-      point prev = s.boundary_point(a);
-      for (std::size_t p = 0; p <= n; ++p) {
-        const point next = p < n ? s.point_at(points[p]) : s.boundary_point(b);
-        if (!in_line(prev, next))
-          return "gives pair " + pair() + " a step from (" + to_string(prev.x) + "," + to_string(prev.y) + ") to (" +
-                 to_string(next.x) + "," + to_string(next.y) + ") that is neither straight nor diagonal";
-        prev = next;
-      }
-    }
-    pos += n;
-  }
-  return std::nullopt;
-}
-
-// Checks that one path table, on its own, parses to exactly its length.
-inline std::optional<std::string> path_table_problem(std::span<const std::uint8_t> t, const block_shape& s) {
-  std::size_t pos = 0;
-  if (auto why = parse_path_table(t, pos, s)) return why;
-  if (pos != t.size()) return "has " + std::to_string(t.size() - pos) + " bytes after its last pair";
-  return std::nullopt;
 }
 
 }  // namespace lddb::layout

@@ -16,6 +16,7 @@
 #include "layout.hpp"
 #include "lddb/format.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/path_table.hpp"
 
 namespace lddb {
 namespace {
@@ -69,7 +70,7 @@ void check_tables(const database_image& im, const layout::fields& f, const block
   for (std::size_t t = 0; t + 1 < im.path_offset.size(); ++t) {
     if (im.path_offset[t] > im.path_offset[t + 1]) refuse("path_offset decreases at table " + std::to_string(t));
     const std::span<const std::uint8_t> table(im.paths.data() + im.path_offset[t], im.path_offset[t + 1] - im.path_offset[t]);
-    if (auto why = layout::path_table_problem(table, shape)) refuse("path table " + std::to_string(t) + " " + *why);
+    if (auto why = path_table_problem(table, shape)) refuse("path table " + std::to_string(t) + " " + *why);
   }
 }
 

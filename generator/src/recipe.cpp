@@ -12,6 +12,7 @@
 
 #include "lddb/generator.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/rule.hpp"
 
 namespace boost::serialization {
 
@@ -32,11 +33,9 @@ void serialize(Archive& ar, lddb::recipe& r, const unsigned int /*version*/) {
   ar& make_nvp("use_symmetry", r.use_symmetry);
   ar& make_nvp("zstd_level", r.zstd_level);
   ar& make_nvp("generator_version", r.generator_version);
-  if (kind > 2 || corners > 1 || squeeze > 1) throw std::runtime_error("manifest holds an unknown rule");
-  r.movement.kind = static_cast<lddb::rule_kind>(kind);
-  r.movement.corners = static_cast<lddb::corner_cutting>(corners);
-  r.movement.squeeze = static_cast<lddb::squeezing>(squeeze);
-  r.movement.diagonal = diagonal;
+  if (auto why = lddb::rule_fields_error(kind, corners, squeeze, diagonal))
+    throw std::runtime_error("manifest rule '" + rule_name + "': " + *why);
+  r.movement = lddb::rule_from_fields(kind, corners, squeeze, diagonal);
   if (r.movement.name() != rule_name)
     throw std::runtime_error("manifest rule '" + rule_name + "' disagrees with its fields ('" + r.movement.name() + "')");
 }

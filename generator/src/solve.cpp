@@ -1,47 +1,31 @@
 // One pattern's entry: least costs between all boundary pairs and one path per pair.
 // The search itself is block_graph (lddb/block_graph.hpp), shared with Block A*'s start and
-// goal initialisation; this file turns its paths into the stored encoding.
+// goal initialisation; this file picks the path and cost to store per pair, and the format
+// encodes them (lddb/path_table.hpp, lddb/stored_cost.hpp).
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "lddb/generator.hpp"
 
 #include "lddb/block_graph.hpp"
 #include "lddb/cost.hpp"
+#include "lddb/path_table.hpp"
 #include "lddb/segments.hpp"
+#include "lddb/stored_cost.hpp"
 #include "lddb/block_shape.hpp"
 
 namespace lddb {
 
 namespace {
 
-constexpr std::uint8_t kAnyAngleScaleLog2 = 11;
 constexpr int kMaxPoints = block_graph::kMaxPoints;
 
-// Appends one path (inflection point indices, in order from i to j) to an entry.
-struct path_writer {
-  std::vector<std::uint8_t>& out;
-  void add(int pair, const int* points, int count) {
-    if (count == 0) return;
-    out[static_cast<std::size_t>(pair / 8)] |= static_cast<std::uint8_t>(1u << (pair % 8));
-    out.push_back(static_cast<std::uint8_t>(count));
-    for (int k = 0; k < count; ++k) out.push_back(static_cast<std::uint8_t>(points[k]));
-  }
-};
-
-std::uint16_t checked_store(std::uint64_t value, const rule& r) {
-  if (value >= kStoredUnreachable)
-    throw std::runtime_error("a cost of rule " + r.name() + " does not fit in 16 bits");
-  return static_cast<std::uint16_t>(value);
-}
-
 // Cells: inflection points are the cells where the heading changes; the cost is stored
-// exactly (tile: steps; octile: straight and diagonal moves).
+// from the move counts (lddb/stored_cost.hpp).
 void store_cell_path(const rule& r, const block_shape& shape, const int* chain, int len, int pair,
-                     pattern_entry& e, path_writer& paths) {
+                     pattern_entry& e, path_table_encoder& paths) {
   int turns[kMaxPoints];
   int count = 0, straight = 0, diagonal = 0;
   for (int k = 1; k < len; ++k) {
@@ -52,12 +36,7 @@ void store_cell_path(const rule& r, const block_shape& shape, const int* chain, 
       if (b.x - a.x != c.x - b.x || b.y - a.y != c.y - b.y) turns[count++] = chain[k];
     }
   }
-  if (cost_format_for(r).encoding == cost_encoding::octile_pair) {
-    if (straight > 255 || diagonal > 255) throw std::runtime_error("octile path too long for its encoding");
-    e.costs[static_cast<std::size_t>(pair)] = checked_store(static_cast<std::uint64_t>(straight | (diagonal << 8)), r);
-  } else {
-    e.costs[static_cast<std::size_t>(pair)] = checked_store(static_cast<std::uint64_t>(straight), r);
-  }
+  e.costs[static_cast<std::size_t>(pair)] = encode_cell_cost(r, straight, diagonal);
   paths.add(pair, turns, count);
 }
 
@@ -65,7 +44,7 @@ void store_cell_path(const rule& r, const block_shape& shape, const int* chain, 
 // make such a split look a hair cheaper), then cost the path that is stored, so the stored
 // cost is exactly that path's length.
 void store_vertex_path(const rule& r, const block_shape& shape, std::uint32_t code, const int* chain, int len,
-                       int pair, pattern_entry& e, path_writer& paths) {
+                       int pair, pattern_entry& e, path_table_encoder& paths) {
   const pattern_grid grid{code, shape.block()};
   int kept[kMaxPoints];
   int nk = 0;
@@ -86,29 +65,16 @@ void store_vertex_path(const rule& r, const block_shape& shape, std::uint32_t co
     const point a = shape.point_at(kept[k - 1]), b = shape.point_at(kept[k]);
     total += euclid_cost(a.x - b.x, a.y - b.y);
   }
-  e.costs[static_cast<std::size_t>(pair)] = checked_store(round_to_units(total, cost_format_for(r).scale_log2), r);
+  e.costs[static_cast<std::size_t>(pair)] = encode_length_cost(r, total);
   paths.add(pair, kept + 1, nk - 2);
 }
 
 }  // namespace
 
-cost_format cost_format_for(const rule& r) {
-  switch (r.kind) {
-    case rule_kind::tile:
-      return {cost_encoding::fixed_point, 0};
-    case rule_kind::octile:
-      return {cost_encoding::octile_pair, 0};
-    case rule_kind::any_angle:
-      return {cost_encoding::fixed_point, kAnyAngleScaleLog2};
-  }
-  throw std::logic_error("unknown rule kind");
-}
-
 pattern_entry solve_pattern(const rule& r, const block_shape& shape, std::uint32_t code) {
   pattern_entry e;
   e.costs.assign(static_cast<std::size_t>(shape.pair_count()), kStoredUnreachable);
-  e.paths.assign(static_cast<std::size_t>((shape.pair_count() + 7) / 8), 0);
-  path_writer paths{e.paths};
+  path_table_encoder paths(shape.pair_count());
   const block_graph graph(r, shape, code);
   block_graph::paths from;
   int chain[kMaxPoints];
@@ -125,6 +91,7 @@ pattern_entry solve_pattern(const rule& r, const block_shape& shape, std::uint32
         store_cell_path(r, shape, chain, len, pair, e, paths);
     }
   }
+  e.paths = paths.take();
   return e;
 }
 

@@ -58,9 +58,23 @@ struct rule {
   std::string name() const;
   // Inverse of name(); also accepts the options in any order. nullopt with *why set on error.
   static std::optional<rule> parse(std::string_view text, std::string* why = nullptr);
+  // rule_fields_error on this rule's fields: nullopt when they form a rule, else what is wrong.
+  std::optional<std::string> fields_error() const;
 
   friend bool operator==(const rule&, const rule&) = default;
 };
+
+// An octile diagonal move costs between one and two straight moves.
+inline constexpr cost_t kMinDiagonalCost = kCostOne, kMaxDiagonalCost = 2 * kCostOne;
+
+// The one check of a rule's stored fields, as raw numbers (the header bytes, the recipe
+// manifest and the text form all validate through it): each field known, the diagonal cost
+// in [1, 2] for octile, and every field that does not apply to the kind at its default, so
+// that one rule has one encoding. nullopt when they form a rule, else what is wrong.
+std::optional<std::string> rule_fields_error(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze,
+                                             std::uint64_t diagonal);
+// The rule those fields name; call only when rule_fields_error returned nullopt.
+rule rule_from_fields(std::uint64_t kind, std::uint64_t corners, std::uint64_t squeeze, std::uint64_t diagonal);
 
 // Parses a diagonal cost such as "1.5" or "sqrt2" into cost units (must lie in [1, 2]).
 std::optional<cost_t> parse_diagonal_cost(std::string_view text);

@@ -22,6 +22,7 @@
 #include "lddb/rule.hpp"
 #include "lddb/point.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/stored_cost.hpp"
 
 namespace lddb {
 
@@ -56,17 +57,6 @@ enum class status : std::uint8_t {
 };
 const char* status_name(status s);
 
-// ----------------------------------------------------------------------------- cost encodings
-
-enum class cost_encoding : std::uint8_t {
-  // value * 2^-scale_log2 units of length.
-  fixed_point = 0,
-  // exact octile form: low byte = straight moves, high byte = diagonal moves;
-  // cost = straight * kCostOne + diagonal * rule.diagonal.
-  octile_pair = 1,
-};
-inline constexpr std::uint16_t kStoredUnreachable = 0xFFFF;
-
 // ----------------------------------------------------------------------------- sections
 
 // Section tags, four ASCII bytes read as a little-endian u32.
@@ -89,6 +79,7 @@ struct database_image {
   rule movement;
   int block = 4;
   std::uint8_t symmetry_mask = 0xFF;
+  // How costs are stored: cost_format_for(movement) (lddb/stored_cost.hpp).
   cost_encoding encoding = cost_encoding::fixed_point;
   std::uint8_t scale_log2 = 0;
   // Canonical patterns in ascending code order; entry i gives the cost table and path table
@@ -201,11 +192,7 @@ class database {
     }
     // Least cost between boundary points a != b, in cost units, or kUnreachable.
     cost_t cost(int a, int b) const { return decode(stored(a, b)); }
-    cost_t decode(std::uint16_t v) const {
-      if (v == kStoredUnreachable) return kUnreachable;
-      if (octile_) return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal_;
-      return cost_t{v} << shift_;
-    }
+    cost_t decode(std::uint16_t v) const { return decode_stored_cost(v, octile_, shift_, diagonal_); }
 
    private:
     friend class database;

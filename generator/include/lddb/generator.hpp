@@ -27,8 +27,7 @@ struct recipe {
   rule movement = rule::octile();
   int block = 4;
   bool use_symmetry = true;  // reduce patterns by the rule's symmetries
-  // 9 keeps b = 4 generation well under 0.2 s; 19 saves about a fifth of the bytes at
-  // several times the time. 0 stores every section uncompressed.
+  // Higher levels trade generation time for size; 0 stores every section uncompressed.
   int zstd_level = 9;
   std::string generator_version = kGeneratorVersion;
 
@@ -44,13 +43,6 @@ struct pattern_entry {
   std::vector<std::uint16_t> costs;  // stored encoding, pair_count values (pair_index order)
   std::vector<std::uint8_t> paths;   // encoded path table (docs/format.md, section PATH)
 };
-
-// How the database stores costs for a rule: (encoding, scale_log2).
-struct cost_format {
-  cost_encoding encoding;
-  std::uint8_t scale_log2;
-};
-cost_format cost_format_for(const rule& r);
 
 // Solves one pattern directly (no symmetry): the entry its canonical form would get if
 // it were canonical. Throws std::runtime_error if a cost does not fit the encoding.
