@@ -52,6 +52,20 @@ void block_search::expand(int s, point_set ingress) {
   push_offers();
 }
 
+// Decoders of stored costs, the encoding fixed at compile time. Each is
+// database::cost_view::decode for one encoding: that one tests the encoding on every
+// lookup, a cost the inner loop below shows.
+struct shifted_units {  // cost_encoding other than octile_pair: whole stored units
+  int shift;
+  cost_t operator()(std::uint16_t v) const { return v == kStoredUnreachable ? kUnreachable : cost_t{v} << shift; }
+};
+struct octile_pairs {  // cost_encoding::octile_pair: straight steps in the low byte, diagonals in the high
+  cost_t diagonal;
+  cost_t operator()(std::uint16_t v) const {
+    return v == kStoredUnreachable ? kUnreachable : cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
+  }
+};
+
 // Line 5: the min-plus product of the ingress g-values and the node's costs, into the
 // egress points (those that can hand a g-value on), with the way costs are read chosen
 // once, outside the loops. Returns the points improved.
@@ -67,14 +81,16 @@ template <bool kSquares, class Rows>
   if (cur.code == 0 && db_.open_costs_finite())  // open ground, the common block on game maps: kept decoded
     return Rows::relax(cur.g.data(), cur.parent.data(), db_.open_costs(), static_cast<std::size_t>(n_), n_, ingress,
                        egress);
-  return egress_costs_stored<Rows>(cur, ingress, egress);
+  if (db_.info().encoding == cost_encoding::octile_pair)
+    return egress_costs_stored<Rows>(cur, ingress, egress, octile_pairs{rule_.diagonal});
+  return egress_costs_stored<Rows>(cur, ingress, egress, shifted_units{kCostShift - db_.info().scale_log2});
 }
 
 // Line 5 through the database's stored costs, which may be kUnreachable. floor_cost first
 // rules out the pairs that cannot improve, so that most lookups are skipped.
-template <class Rows>
+template <class Rows, class Decode>
 [[gnu::always_inline]] inline point_set block_search::egress_costs_stored(block_slot& cur, point_set ingress,
-                                                                         point_set egress) {
+                                                                         point_set egress, Decode decode) {
   const database::cost_view costs = db_.view(cur.code);
   const auto& floor = st_.links.floor_cost;
   point_set changed = 0;
@@ -89,7 +105,7 @@ template <class Rows>
       const int x = __builtin_ctzll(e);
       // Cannot improve (passes always when the row was tested above; predicted so).
       if (gy + floor_row[static_cast<std::size_t>(x)] >= cur.g[static_cast<std::size_t>(x)]) continue;
-      const cost_t c = costs.cost(y, x);
+      const cost_t c = decode(costs.stored(y, x));
       if (c == kUnreachable) continue;
       const cost_t total = gy + c;
       if (total < cur.g[static_cast<std::size_t>(x)]) {
@@ -196,7 +212,11 @@ template <bool kVertices>
     const point p = from.points[l.source];
     const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
     target = static_cast<std::uint32_t>(to.index[static_cast<std::size_t>(vy * (to.side + 1) + vx)]);
-    const int hx = cur.bx + holding_block(p.x, from.blocks, b_), hy = cur.by + holding_block(p.y, from.blocks, b_);
+    int hx = cur.bx, hy = cur.by;
+    if (cur.level) {  // holding_block is 0 in a plain block: spare the divisions
+      hx += holding_block(p.x, from.blocks, b_);
+      hy += holding_block(p.y, from.blocks, b_);
+    }
     back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
   }
   const node_store there = store(nb);
@@ -212,7 +232,7 @@ template <bool kVertices>
 // Line 6 when the query has open squares: the same vertex has another boundary index in a
 // square, and a square has more blocks around it, so a link's target and the way back are
 // worked out from the two nodes' shapes.
-void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
+[[gnu::always_inline]] inline void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
   const node_store here = store(cur);
   const point_set sources = hand_on & cur.exitable;
   std::array<cost_t, kNodePoints> hv;

@@ -132,17 +132,7 @@ class block_search {
   cost_t h(point p) const { return heuristic_.h(p); }
   // h of the boundary points of s in `which`, into out[point].
   void heuristics(const block_slot& s, point_set which, cost_t* out) const {
-    std::array<point, kNodePoints> points;
-    std::array<std::uint8_t, kNodePoints> index;
-    int k = 0;
-    for (; which; which &= which - 1) {
-      const int i = __builtin_ctzll(which);
-      points[static_cast<std::size_t>(k)] = global(s, i);
-      index[static_cast<std::size_t>(k++)] = static_cast<std::uint8_t>(i);
-    }
-    std::array<cost_t, kNodePoints> costs;
-    heuristic_.h_batch(points.data(), k, costs.data());
-    for (int j = 0; j < k; ++j) out[index[static_cast<std::size_t>(j)]] = costs[static_cast<std::size_t>(j)];
+    heuristic_.h_batch({s.bx * b_, s.by * b_}, shape_of(s).points.data(), which, out);
   }
 
   // ---- Algorithm 1 (expansion.cpp)
@@ -152,8 +142,8 @@ class block_search {
   void expand(int s, point_set ingress);
   template <bool kSquares, class Rows>
   point_set egress_costs(block_slot& cur, point_set ingress);
-  template <class Rows>
-  point_set egress_costs_stored(block_slot& cur, point_set ingress, point_set egress);
+  template <class Rows, class Decode>
+  point_set egress_costs_stored(block_slot& cur, point_set ingress, point_set egress, Decode decode);
   point_set to_hand_on(const block_slot& cur, point_set ingress, point_set changed) const;
   template <bool kVertices>
   void hand_on_blocks(int s, block_slot& cur, point_set hand_on);

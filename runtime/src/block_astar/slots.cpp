@@ -29,32 +29,12 @@ void slot_pool::place_node(std::vector<bucket_t>& into, const block_slot& node, 
     }
 }
 
-int slot_pool::add(std::uint32_t probed, std::size_t bucket, int bx, int by, int level, std::uint32_t id,
-                   std::uint32_t blocks_x) {
-  // Grow the table first when it would pass half full.
-  const int side = 1 << level;
-  entries_ += static_cast<std::size_t>(side * side);
-  bool bucket_valid = true;
-  if (entries_ * 2 > table_.size()) {
-    std::size_t size = table_.size() * 2;
-    while (entries_ * 2 > size) size *= 2;
-    std::vector<bucket_t> bigger(size, {0, 0, 0});
-    for (std::size_t s = 0; s < used_; ++s) place_node(bigger, slots_[s], static_cast<std::uint32_t>(s), blocks_x);
-    table_.swap(bigger);
-    bucket_valid = false;
-  }
-  const int s = static_cast<int>(used_);
-  if (used_ == slots_.size()) slots_.emplace_back();
-  block_slot& slot = slots_[used_++];
-  slot.block_id = id;
-  slot.bx = bx;
-  slot.by = by;
-  slot.level = static_cast<std::uint8_t>(level);
-  if (level == 0 && bucket_valid)
-    table_[bucket] = {probed, static_cast<std::uint32_t>(s), generation_};
-  else
-    place_node(table_, slot, static_cast<std::uint32_t>(s), blocks_x);
-  return s;
+void slot_pool::grow(std::uint32_t blocks_x) {
+  std::size_t size = table_.size() * 2;
+  while (entries_ * 2 > size) size *= 2;
+  std::vector<bucket_t> bigger(size, {0, 0, 0});
+  for (std::size_t s = 0; s < used_; ++s) place_node(bigger, slots_[s], static_cast<std::uint32_t>(s), blocks_x);
+  table_.swap(bigger);
 }
 
 std::size_t slot_pool::bytes() const {

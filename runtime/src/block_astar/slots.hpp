@@ -83,7 +83,24 @@ class slot_pool {
   // entry for each of its blocks (blocks_x: the map's width in blocks). `bucket` is what
   // find answered for block `probed`, the block asked for. Sets block_id, bx, by and level.
   int add(std::uint32_t probed, std::size_t bucket, int bx, int by, int level, std::uint32_t id,
-          std::uint32_t blocks_x);
+          std::uint32_t blocks_x) {
+    const int side = 1 << level;
+    entries_ += static_cast<std::size_t>(side * side);
+    const bool bucket_valid = entries_ * 2 <= table_.size();
+    if (!bucket_valid) grow(blocks_x);  // past half full
+    const int s = static_cast<int>(used_);
+    if (used_ == slots_.size()) slots_.emplace_back();
+    block_slot& slot = slots_[used_++];
+    slot.block_id = id;
+    slot.bx = bx;
+    slot.by = by;
+    slot.level = static_cast<std::uint8_t>(level);
+    if (level == 0 && bucket_valid)
+      table_[bucket] = {probed, static_cast<std::uint32_t>(s), generation_};
+    else
+      place_node(table_, slot, static_cast<std::uint32_t>(s), blocks_x);
+    return s;
+  }
 
   std::size_t bytes() const;
 
@@ -91,6 +108,7 @@ class slot_pool {
   struct bucket_t {
     std::uint32_t block_id, slot, stamp;  // valid when stamp == generation_
   };
+  void grow(std::uint32_t blocks_x);  // to at most half full, with entries_ entries
   void place_node(std::vector<bucket_t>& into, const block_slot& node, std::uint32_t slot, std::uint32_t blocks_x) const;
 
   std::vector<block_slot> slots_;  // the first used_ belong to this query
