@@ -124,7 +124,7 @@ template <class Rows, class Decode>
 inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingress, point_set changed) const {
   point_set hand_on = changed | ingress;
   if (!rule_.on_vertices()) return hand_on;
-  const parent_ref* const parent = parent_of(cur);
+  const parent_ref* const parent = store(cur).parent;
   for (point_set m = ingress & ~changed; m; m &= m - 1) {
     const int y = __builtin_ctzll(m);
     if (parent[y].kind == via::neighbour) hand_on &= ~(point_set{1} << y);
@@ -219,7 +219,7 @@ template <bool kVertices>
     }
     back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
   }
-  const node_store there = store(nb);
+  const node_store<false> there = store(nb);
   if (ng >= there.g[target]) return;
   there.g[target] = ng;
   there.parent[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
@@ -233,7 +233,7 @@ template <bool kVertices>
 // square, and a square has more blocks around it, so a link's target and the way back are
 // worked out from the two nodes' shapes.
 [[gnu::always_inline]] inline void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
-  const node_store here = store(cur);
+  const node_store<false> here = store(cur);
   const point_set sources = hand_on & cur.exitable;
   std::array<cost_t, kNodePoints> hv;
   heuristics(cur, sources, hv.data());

@@ -168,7 +168,7 @@ void block_search::give_up(search_result& r) {
   const open_list::entry top = st_.open.top();  // advance() stopped with it on top
   r.lower_bound = top.f;
   const block_slot& node = slot(top.slot());
-  const cost_t* const g = g_of(node);
+  const cost_t* const g = store(node).g;
   int best = -1;
   for (int i = 0; i < shape_of(node).count && best < 0; ++i)
     if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && g[i] + h(global(node, i)) == top.f) best = i;

@@ -29,7 +29,7 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
   while (true) {
     const block_slot& cur = slot(s);
     add_point(out, global(cur, x));
-    const parent_ref p = parent_of(cur)[x];
+    const parent_ref p = store(cur).parent[x];
     if (p.kind == via::block && cur.level) {
       x = p.index;  // a square: a straight segment
     } else if (p.kind == via::block) {
@@ -40,8 +40,7 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
                         cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
       x = p.index;
     } else if (p.kind == via::neighbour) {
-      // Set when the g-value was handed on.
-      s = cur.level ? square_of(cur).neighbour[p.around] : cur.neighbour[p.around];
+      s = store(cur).neighbour[p.around];  // set when the g-value was handed on
       x = p.index;
     } else {  // via::start
       const int len = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "geometry.hpp"
@@ -77,12 +78,14 @@ struct block_search_state {
 
 namespace block_astar_impl {
 
-// A node's g-values, parents and neighbour slots: in the slot for a block, beside it for a
-// square.
+// A node's g-values, parents and neighbour slots (kConst: read only).
+template <bool kConst>
 struct node_store {
-  cost_t* g;
-  parent_ref* parent;
-  int* neighbour;
+  template <class T>
+  using ptr = std::conditional_t<kConst, const T*, T*>;
+  ptr<cost_t> g;
+  ptr<parent_ref> parent;
+  ptr<int> neighbour;
 };
 
 // The search itself, over the query and the nodes kept in a block_search_state.
@@ -106,13 +109,16 @@ class block_search {
   const block_slot& slot(int s) const { return st_.pool[s]; }
   const node_shape& shape_of(const block_slot& s) const { return st_.shapes[s.level]; }
   square_nodes& square_of(const block_slot& s) const { return st_.square_state[static_cast<std::size_t>(s.ext)]; }
-  node_store store(block_slot& s) const {
+  // Where a node keeps its points: in the slot for a block, beside it for a square.
+  node_store<false> store(block_slot& s) const {
     if (s.level == 0) return {s.g.data(), s.parent.data(), s.neighbour.data()};
     square_nodes& q = square_of(s);
     return {q.g.data(), q.parent.data(), q.neighbour.data()};
   }
-  const cost_t* g_of(const block_slot& s) const { return s.level ? square_of(s).g.data() : s.g.data(); }
-  const parent_ref* parent_of(const block_slot& s) const { return s.level ? square_of(s).parent.data() : s.parent.data(); }
+  node_store<true> store(const block_slot& s) const {
+    const node_store<false> w = store(const_cast<block_slot&>(s));  // handed out read only
+    return {w.g, w.parent, w.neighbour};
+  }
   // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
   int ring_index(const block_slot& of, int bx, int by) const {
     return ring_position(bx - of.bx, by - of.by, shape_of(of).blocks);
@@ -122,8 +128,7 @@ class block_search {
     const point p = shape_of(s).points[static_cast<std::size_t>(i)];
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
-
-  point global_in_block(const block_slot& s, int i) const {  // s is a plain block
+  point global_in_block(const block_slot& s, int i) const {  // global() for a plain block s
     const point p = st_.shapes[0].points[static_cast<std::size_t>(i)];
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
@@ -167,6 +172,8 @@ class block_search {
   const int b_, n_;
   const tie_order tie_;
   const bool avx2_;  // rows of costs through min_plus.hpp's avx2_rows
+  // The one heuristic so far; another (block_heuristic) would make this a template
+  // parameter of the search.
   const goal_distance heuristic_;
 };
 
