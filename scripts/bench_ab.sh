@@ -4,8 +4,9 @@
 # Cases: the six maps of target_maps.sh x the three rules. Each case runs LIMIT queries
 # spread evenly over the map's scenario file (a file lists its queries shortest first, so
 # its first queries alone would time only short paths).
-# Prints one line per case: the mean µs a query of each run, in the order run, and
-# new/old, the ratio of the two builds' means over all rounds.
+# Prints one line per case: the mean µs a query of each run, in the order run, then
+# new/old: the ratio of the two builds' times summed over the rounds, and of their best
+# rounds (the one least disturbed by other load on the machine).
 # Usage: bash scripts/bench_ab.sh [--limit N] [--rules "tile octile any-angle"] OLD_LDDB NEW_LDDB [ROUNDS]
 #        (N default 400, ROUNDS default 2)
 # Example: git worktree add /tmp/old COMMIT, build it, then
@@ -39,20 +40,22 @@ for map in "${target_maps[@]}"; do
     FNR == 1 { print; step = int((n - 1 + limit - 1) / limit); if (step < 1) step = 1; next }
     (FNR - 2) % step == 0 { print }' "$scen" "$scen" >"$work/${map//\//_}.scen"
 done
+ratio() { awk -v o="$1" -v n="$2" 'BEGIN { if (o > 0) printf "%.3f", n / o; else print "?" }'; }
 for map in "${target_maps[@]}"; do
   for rule in "${rules[@]}"; do
     args=(bench --scen "$work/${map//\//_}.scen" --map "$maps_dir/$map.map" --algo block-astar --rule "$rule"
       --limit "$limit")
     line="$map $rule:"
-    sum_old=0 sum_new=0
+    sum_old=0 sum_new=0 best_old=0 best_new=0
     for ((r = 0; r < rounds; ++r)); do
       t_old=$("$old" "${args[@]}" 2>/dev/null | awk '$1 == "all" { print $7 }')
       t_new=$("$new" "${args[@]}" 2>/dev/null | awk '$1 == "all" { print $7 }')
       line+=" ${t_old:-?} ${t_new:-?}"
       sum_old=$(awk -v a="$sum_old" -v b="${t_old:-0}" 'BEGIN { print a + b }')
       sum_new=$(awk -v a="$sum_new" -v b="${t_new:-0}" 'BEGIN { print a + b }')
+      best_old=$(awk -v a="$best_old" -v b="${t_old:-0}" 'BEGIN { print (a == 0 || b < a) ? b : a }')
+      best_new=$(awk -v a="$best_new" -v b="${t_new:-0}" 'BEGIN { print (a == 0 || b < a) ? b : a }')
     done
-    ratio=$(awk -v o="$sum_old" -v n="$sum_new" 'BEGIN { if (o > 0) printf "%.3f", n / o; else print "?" }')
-    echo "$line  new/old $ratio"
+    echo "$line  new/old $(ratio "$sum_old" "$sum_new"), best $(ratio "$best_old" "$best_new")"
   done
 done
