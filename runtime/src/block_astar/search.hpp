@@ -145,17 +145,21 @@ class block_search {
   expansion pick_expansion() const;  // once per slice: squares or not, AVX2 or not
   template <bool kSquares, class Rows>
   void expand(int s, point_set ingress);
+  // The steps of an expansion, inlined into it (expansion.cpp): the per-point loops are
+  // the search's hot path.
   template <bool kSquares, class Rows>
-  point_set egress_costs(block_slot& cur, point_set ingress);
+  [[gnu::always_inline]] point_set egress_costs(block_slot& cur, point_set ingress);
   template <class Rows, class Decode>
-  point_set egress_costs_stored(block_slot& cur, point_set ingress, point_set egress, Decode decode);
+  [[gnu::always_inline]] point_set egress_costs_stored(block_slot& cur, point_set ingress, point_set egress,
+                                                       Decode decode);
   point_set to_hand_on(const block_slot& cur, point_set ingress, point_set changed) const;
   template <bool kVertices>
-  void hand_on_blocks(int s, block_slot& cur, point_set hand_on);
-  void hand_on_squares(int s, block_slot& cur, point_set hand_on);
-  void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours, const link& l, cost_t hv);
-  bool improve_block(block_slot& nb, const link& l, cost_t ng);
-  void offer(int ns, cost_t ng, cost_t hn);
+  [[gnu::always_inline]] void hand_on_blocks(int s, block_slot& cur, point_set hand_on);
+  [[gnu::always_inline]] void hand_on_squares(int s, block_slot& cur, point_set hand_on);
+  [[gnu::always_inline]] void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours,
+                                             const link& l, cost_t hv);
+  [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng);
+  [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn);
   void push_offers();
 
   // ---- the path (reconstruct.cpp)
