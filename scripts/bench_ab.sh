@@ -5,8 +5,9 @@
 # spread evenly over the map's scenario file (a file lists its queries shortest first, so
 # its first queries alone would time only short paths).
 # Prints one line per case: the mean µs a query of each run, in the order run, then
-# new/old: the ratio of the two builds' times summed over the rounds, and of their best
-# rounds (the one least disturbed by other load on the machine).
+# new/old: the ratio of the two builds' times summed over the rounds, and the median of
+# the rounds' own ratios (a round's two runs see much the same load, so a burst of other
+# work on the machine moves the median less than the sum).
 # Usage: bash scripts/bench_ab.sh [--limit N] [--rules "tile octile any-angle"] OLD_LDDB NEW_LDDB [ROUNDS]
 #        (N default 400, ROUNDS default 2)
 # Example: git worktree add /tmp/old COMMIT, build it, then
@@ -46,16 +47,16 @@ for map in "${target_maps[@]}"; do
     args=(bench --scen "$work/${map//\//_}.scen" --map "$maps_dir/$map.map" --algo block-astar --rule "$rule"
       --limit "$limit")
     line="$map $rule:"
-    sum_old=0 sum_new=0 best_old=0 best_new=0
+    sum_old=0 sum_new=0 ratios=()
     for ((r = 0; r < rounds; ++r)); do
       t_old=$("$old" "${args[@]}" 2>/dev/null | awk '$1 == "all" { print $7 }')
       t_new=$("$new" "${args[@]}" 2>/dev/null | awk '$1 == "all" { print $7 }')
       line+=" ${t_old:-?} ${t_new:-?}"
       sum_old=$(awk -v a="$sum_old" -v b="${t_old:-0}" 'BEGIN { print a + b }')
       sum_new=$(awk -v a="$sum_new" -v b="${t_new:-0}" 'BEGIN { print a + b }')
-      best_old=$(awk -v a="$best_old" -v b="${t_old:-0}" 'BEGIN { print (a == 0 || b < a) ? b : a }')
-      best_new=$(awk -v a="$best_new" -v b="${t_new:-0}" 'BEGIN { print (a == 0 || b < a) ? b : a }')
+      ratios+=("$(ratio "${t_old:-0}" "${t_new:-0}")")
     done
-    echo "$line  new/old $(ratio "$sum_old" "$sum_new"), best $(ratio "$best_old" "$best_new")"
+    median=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{ r[NR] = $1 } END { print (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')
+    echo "$line  new/old $(ratio "$sum_old" "$sum_new"), median $median"
   done
 done
