@@ -1,5 +1,4 @@
 // Algorithm 1: expanding one node.
-#include <type_traits>
 
 #include "search.hpp"
 
