@@ -9,7 +9,7 @@
 
 namespace lddb {
 
-struct block_search_state;  // block_astar.cpp
+struct block_search_state;  // block_astar/search.hpp
 struct node_search_state;   // the reference searches (astar.cpp, theta.cpp)
 
 void destroy_state(block_search_state* s);

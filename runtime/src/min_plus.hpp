@@ -48,4 +48,42 @@ std::uint64_t relax_rows_avx2(cost_t* g, parent_ref* parent, const cost_t* table
 std::uint64_t improved_by_row_avx2(cost_t gy, const cost_t* row, const cost_t* g, int n);
 #endif
 
+// The row kernels Block A*'s expansion is compiled for, one chosen per query:
+//   improved(gy, row, g, n): a superset of the points x < n with gy + row[x] < g[x];
+//   relax(g, parent, table, stride, n, ingress, egress): relax_rows_avx2's contract.
+struct scalar_rows {
+  static std::uint64_t improved(cost_t, const cost_t*, const cost_t*, int) { return ~std::uint64_t{0}; }
+  static std::uint64_t relax(cost_t* g, parent_ref* parent, const cost_t* table, std::size_t stride, int,
+                             std::uint64_t ingress, std::uint64_t egress) {
+    std::uint64_t changed = 0;
+    for (std::uint64_t m = ingress; m; m &= m - 1) {
+      const int y = __builtin_ctzll(m);
+      if ((changed >> y) & 1u) continue;  // improved through another ingress point: dominated
+      const cost_t gy = g[y];
+      const cost_t* row = table + static_cast<std::size_t>(y) * stride;
+      for (std::uint64_t e = egress & ~(std::uint64_t{1} << y); e; e &= e - 1) {
+        const int x = __builtin_ctzll(e);
+        const cost_t total = gy + row[x];
+        if (total < g[x]) {
+          g[x] = total;
+          parent[x] = {via::block, static_cast<std::uint8_t>(y), 0};
+          changed |= std::uint64_t{1} << x;
+        }
+      }
+    }
+    return changed;
+  }
+};
+#if LDDB_AVX2_KERNELS
+struct avx2_rows {
+  static std::uint64_t improved(cost_t gy, const cost_t* row, const cost_t* g, int n) {
+    return improved_by_row_avx2(gy, row, g, n);
+  }
+  static std::uint64_t relax(cost_t* g, parent_ref* parent, const cost_t* table, std::size_t stride, int n,
+                             std::uint64_t ingress, std::uint64_t egress) {
+    return relax_rows_avx2(g, parent, table, stride, n, ingress, egress);
+  }
+};
+#endif
+
 }  // namespace lddb

@@ -1,0 +1,63 @@
+// Private: the estimate Block A* orders OPEN by. The search asks two things of a heuristic
+// (block_heuristic): h of one point, and h of many points at once (a node's boundary
+// points handed on together), so that a heuristic can overlap their arithmetic. Another
+// heuristic (landmarks, say) is another type with these two members, chosen once per query.
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+
+#include "../heuristic.hpp"
+#include "lddb/point.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/search.hpp"
+
+namespace lddb::block_astar_impl {
+
+template <class H>
+concept block_heuristic = requires(const H& h, point p, const point* points, std::uint64_t which, cost_t* out) {
+  { h.h(p) } -> std::same_as<cost_t>;
+  h.h_batch(p, points, which, out);  // out[i] = h(p + points[i]) for each bit i of which
+};
+
+// The distance to the goal in open space of heuristic_kind (search_options::heuristic).
+class goal_distance {
+ public:
+  goal_distance(heuristic_kind kind, const rule& r, point goal) : kind_(kind), rule_(r), goal_(goal) {}
+
+  cost_t h(point p) const { return heuristic_cost(kind_, rule_, p.x, p.y, goal_.x, goal_.y); }
+
+  // A node's boundary points at origin + points[i], i < 64. Euclidean: the square roots
+  // together, so that each does not wait on the last (the same operations as h, so the
+  // same results).
+  void h_batch(point origin, const point* points, std::uint64_t which, cost_t* out) const {
+    if (kind_ != heuristic_kind::euclidean) {
+      for (; which; which &= which - 1) {
+        const int i = __builtin_ctzll(which);
+        out[i] = h({origin.x + points[i].x, origin.y + points[i].y});
+      }
+      return;
+    }
+    std::array<double, 64> squares;
+    std::array<std::uint8_t, 64> index;
+    int k = 0;
+    for (; which; which &= which - 1) {
+      const int i = __builtin_ctzll(which);
+      const std::int64_t dx = origin.x + points[i].x - goal_.x, dy = origin.y + points[i].y - goal_.y;
+      squares[static_cast<std::size_t>(k)] = static_cast<double>(dx * dx + dy * dy);
+      index[static_cast<std::size_t>(k++)] = static_cast<std::uint8_t>(i);
+    }
+    std::array<cost_t, 64> costs;
+    euclid_costs(squares.data(), k, costs.data());
+    for (int j = 0; j < k; ++j) out[index[static_cast<std::size_t>(j)]] = costs[static_cast<std::size_t>(j)];
+  }
+
+ private:
+  heuristic_kind kind_;
+  const rule& rule_;
+  point goal_;
+};
+static_assert(block_heuristic<goal_distance>);
+
+}  // namespace lddb::block_astar_impl

@@ -1,0 +1,283 @@
+// Algorithm 2 and the public entry points: a query begins (start and goal blocks, OPEN
+// seeded from the start), advances in slices of expansions, and ends found, without a
+// path, or stopped by its budget.
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "../context.hpp"
+#include "search.hpp"
+
+namespace lddb {
+
+namespace block_astar_impl {
+
+namespace {
+constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
+}  // namespace
+
+block_search::block_search(block_search_state& st)
+    : db_(*st.query.db),
+      map_(*st.query.map),
+      rule_(db_.movement()),
+      shape_(db_.shape()),
+      q_(st.query),
+      st_(st),
+      b_(shape_.block()),
+      n_(shape_.boundary_count()),
+      tie_(rule_.kind == rule_kind::octile),
+      // Vertex rules only: a cell block's rows (12 points at b = 4) are too short to gain.
+      avx2_(q_.options.vector_kernels && cpu_has_avx2() && rule_.on_vertices() && n_ % 4 == 0),
+      heuristic_(q_.options.heuristic, rule_, q_.goal) {}
+
+void block_search::build_links() {
+  // Cell rules store exact costs (whole steps, or octile pairs); any-angle lengths are
+  // rounded to the nearest stored unit.
+  const int scale = db_.info().scale_log2;
+  const cost_t unit = rule_.on_vertices() ? cost_t{1} << (kCostShift - scale) : 0;
+  if (st_.links_block == b_ && st_.links_rule == rule_ && st_.floor_unit == unit) return;
+  st_.links.build(rule_, shape_, unit);
+  st_.floor_unit = unit;
+  build_node_shapes(st_.shapes, rule_, shape_, scale);
+  st_.links_rule = rule_;
+  st_.links_block = b_;
+}
+
+bool block_search::begin(search_result& r) {
+  if (map_.block() != b_) {
+    r.status = search_status::rule_mismatch;
+    r.message = "map is cut into " + std::to_string(map_.block()) + "x" + std::to_string(map_.block()) +
+                " blocks but " + db_.path() + " holds " + std::to_string(b_) + "x" + std::to_string(b_) + " blocks";
+    return false;
+  }
+  if (!prepare_endpoints(rule_, map_, q_.start, q_.goal, q_.options, r)) return false;
+  st_.pool.reset();
+  st_.squares_used = 0;
+  st_.open.clear();
+  st_.candidate.clear();
+  build_links();
+  // Squares need their level in the top bits of a block id.
+  st_.squares = q_.options.open_squares && st_.shapes[1].blocks != 0 &&
+                static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
+                    (std::uint64_t{1} << kSquareIdShift);
+
+  // Goal blocks first, so a start block that also holds the goal sees it.
+  std::array<std::pair<point, point>, kMaxStarts> holders;
+  const int goals = containing_blocks(rule_, map_, q_.goal, holders);
+  for (int k = 0; k < goals; ++k) {
+    const auto [block, local] = holders[static_cast<std::size_t>(k)];
+    const int s = slot_of(block.x, block.y);
+    q_.goal_local[static_cast<std::size_t>(k)] = local;
+    slot(s).goal_index = k;
+    const block_graph graph(rule_, shape_, slot(s).code, block_graph::visibility::lazy);
+    graph.search(shape_.point_index(local), st_.goal_paths[static_cast<std::size_t>(k)]);
+  }
+  const int starts = containing_blocks(rule_, map_, q_.start, holders);
+  for (int k = 0; k < starts; ++k) {
+    const auto [block, local] = holders[static_cast<std::size_t>(k)];
+    const int s = slot_of(block.x, block.y);
+    q_.start_slot[static_cast<std::size_t>(k)] = s;
+    block_slot& start = slot(s);
+    const block_graph graph(rule_, shape_, start.code, block_graph::visibility::lazy);
+    block_graph::paths& paths = st_.start_paths[static_cast<std::size_t>(k)];
+    graph.search(shape_.point_index(local), paths);
+    cost_t value = kUnreachable, value_tie = kUnreachable;
+    for (int i = 0; i < n_; ++i) {
+      const cost_t c = paths.cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(i)))];
+      if (c == kUnreachable || c >= start.g[static_cast<std::size_t>(i)]) continue;
+      start.g[static_cast<std::size_t>(i)] = c;
+      start.parent[static_cast<std::size_t>(i)] = {via::start, static_cast<std::uint8_t>(k), 0};
+      start.ingress |= 1u << i;
+      const cost_t hi = h(global(start, i)), ti = tie_(hi);
+      if (c + hi < value || (c + hi == value && ti < value_tie)) {
+        value = c + hi;
+        value_tie = ti;
+      }
+    }
+    // Start and goal in the same block: the path inside it is a candidate (it may still
+    // be beaten by one that leaves the block and comes back).
+    if (start.goal_index >= 0) {
+      const point gl = q_.goal_local[static_cast<std::size_t>(start.goal_index)];
+      const cost_t c = paths.cost[static_cast<std::size_t>(shape_.point_index(gl))];
+      if (c < q_.length) {
+        q_.length = c;
+        q_.direct_start = k;
+        q_.best_goal_slot = -1;
+      }
+    }
+    if (value != kUnreachable) st_.open.push_or_decrease(st_.pool.slots(), s, value, value_tie, q_.stats);
+  }
+
+  r.status = search_status::in_progress;
+  return true;
+}
+
+bool block_search::advance(std::uint64_t limit, search_result& r) {
+  const expansion expand = pick_expansion();
+  for (std::uint64_t done = 0;; ++done) {
+    if (st_.open.empty() || st_.open.top().f >= q_.length) break;
+    if (done == limit) {
+      r.status = search_status::in_progress;
+      r.stats = q_.stats;
+      return false;
+    }
+    const int s = st_.open.pop(st_.pool.slots(), q_.stats);
+    block_slot& cur = slot(s);
+    const point_set ingress = cur.ingress;
+    cur.ingress = 0;
+    if (cur.goal_index >= 0) {  // a path to the goal through each ingress point
+      const block_graph::paths& gp = st_.goal_paths[static_cast<std::size_t>(cur.goal_index)];
+      for (point_set m = ingress; m; m &= m - 1) {
+        const int y = __builtin_ctzll(m);
+        const cost_t d = gp.cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(y)))];
+        if (d == kUnreachable) continue;
+        const cost_t total = cur.g[static_cast<std::size_t>(y)] + d;
+        if (total < q_.length) {
+          q_.length = total;
+          q_.best_goal_slot = s;
+          q_.best_point = y;
+          q_.direct_start = -1;
+        }
+      }
+    }
+    (this->*expand)(s, ingress);
+  }
+  r.stats = q_.stats;
+  if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);
+  if (q_.length == kUnreachable) {
+    r.status = search_status::no_path;
+    set_message(r.message, "no path from (%d,%d) to (%d,%d)", q_.start.x, q_.start.y, q_.goal.x, q_.goal.y);
+    return true;
+  }
+  r.status = search_status::found;
+  r.cost = q_.length;
+  reconstruct(r);
+  r.length = path_length(r.path);
+  return true;
+}
+
+void block_search::give_up(search_result& r) {
+  r.status = search_status::budget_exhausted;
+  r.stats = q_.stats;
+  if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);
+  set_message(r.message, "expansion budget of %llu blocks exhausted",
+              static_cast<unsigned long long>(q_.options.max_expansions));
+  // The most promising point: in the node at the top of OPEN, the point whose g + h gave
+  // the node its key.
+  const open_list::entry top = st_.open.top();  // advance() stopped with it on top
+  r.lower_bound = top.f;
+  const block_slot& node = slot(top.slot());
+  const cost_t* const g = store(node).g;
+  int best = -1;
+  for (int i = 0; i < shape_of(node).count && best < 0; ++i)
+    if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && g[i] + h(global(node, i)) == top.f) best = i;
+  if (best < 0) return;  // not reached: the key always comes from an ingress point
+  r.cost = g[best];
+  walk_back(top.slot(), best, r.path);
+  std::reverse(r.path.begin(), r.path.end());
+  r.length = path_length(r.path);
+}
+
+namespace {
+
+void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
+                 search_context& ctx, search_result& r) {
+  auto& impl = ctx.state();
+  if (!impl.block) impl.block = new block_search_state();
+  block_query& q = impl.block->query;
+  q.active = false;
+  r.clear();
+  if (options.expected_rule && !(*options.expected_rule == db.movement())) {
+    r.status = search_status::rule_mismatch;
+    db.check_rule(*options.expected_rule, &r.message);
+    return;
+  }
+  q.db = &db;
+  q.map = &map;
+  q.start = start;
+  q.goal = goal;
+  q.options = options;
+  q.stats = {};
+  q.length = kUnreachable;
+  q.best_goal_slot = q.best_point = q.direct_start = -1;
+  q.expanded.clear();
+  block_search search(*impl.block);
+  q.active = search.begin(r);
+}
+
+void continue_query(search_context& ctx, std::uint64_t max_expansions, search_result& r) {
+  auto& impl = ctx.state();
+  r.clear();
+  if (!impl.block || !impl.block->query.active) {
+    r.status = search_status::no_path;
+    r.message = "block_astar_continue: no query in progress in this context (call block_astar_begin first)";
+    return;
+  }
+  block_query& q = impl.block->query;
+  block_search search(*impl.block);
+  // The whole query's budget caps this slice.
+  std::uint64_t limit = max_expansions == 0 ? kNoLimit : max_expansions;
+  bool budget_caps = false;
+  if (q.options.max_expansions != 0) {
+    const std::uint64_t left = q.options.max_expansions > q.stats.expanded ? q.options.max_expansions - q.stats.expanded : 0;
+    if (left <= limit) {
+      limit = left;
+      budget_caps = true;
+    }
+  }
+  if (search.advance(limit, r)) {
+    q.active = false;
+    return;
+  }
+  if (budget_caps) {
+    search.give_up(r);
+    q.active = false;
+  }
+}
+
+}  // namespace
+}  // namespace block_astar_impl
+
+void destroy_state(block_search_state* s) { delete s; }
+
+std::size_t state_bytes(const block_search_state* s) {
+  if (!s) return 0;
+  std::size_t n = sizeof(*s) + s->pool.bytes() + s->open.bytes() +
+                  s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int);
+  n += s->links.links.capacity() * sizeof(block_astar_impl::link) +
+       s->square_state.capacity() * sizeof(block_astar_impl::square_nodes);
+  for (const block_astar_impl::node_shape& q : s->shapes)
+    n += q.links.capacity() * sizeof(block_astar_impl::link) + q.cost.capacity() * sizeof(cost_t) +
+         q.index.capacity() * sizeof(int);
+  return n;
+}
+
+search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
+                                const search_options& options, search_context& ctx) {
+  search_result r;
+  block_astar_impl::begin_query(db, map, start, goal, options, ctx, r);
+  return r;
+}
+
+search_result block_astar_continue(search_context& ctx, std::uint64_t max_expansions) {
+  search_result r;
+  block_astar_impl::continue_query(ctx, max_expansions, r);
+  return r;
+}
+
+void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
+                 search_context& ctx, search_result& out) {
+  block_astar_impl::begin_query(db, map, start, goal, options, ctx, out);
+  if (out.status != search_status::in_progress) return;
+  block_astar_impl::continue_query(ctx, 0, out);  // 0: one slice, as far as the budget allows
+}
+
+search_result block_astar(const database& db, const grid_map& map, point start, point goal,
+                          const search_options& options, search_context& ctx) {
+  search_result r;
+  block_astar(db, map, start, goal, options, ctx, r);
+  return r;
+}
+
+}  // namespace lddb

@@ -1,0 +1,92 @@
+// The path of a finished query: from the goal back through the parents to the start.
+#include <algorithm>
+
+#include "search.hpp"
+
+namespace lddb::block_astar_impl {
+
+namespace {
+
+// Appends p unless it repeats the last point.
+void add_point(std::vector<point>& out, point p) {
+  if (out.empty() || !(out.back() == p)) out.push_back(p);
+}
+
+// Appends the points of a block_graph path (point indices) in global coordinates.
+void add_local(std::vector<point>& out, const block_shape& shape, const block_slot& s, const int* pts, int count,
+               bool reverse) {
+  const int b = shape.block();
+  for (int k = 0; k < count; ++k) {
+    const point q = shape.point_at(pts[reverse ? count - 1 - k : k]);
+    add_point(out, {s.bx * b + q.x, s.by * b + q.y});
+  }
+}
+
+}  // namespace
+
+void block_search::walk_back(int s, int x, std::vector<point>& out) const {
+  int chain[block_graph::kMaxPoints];
+  while (true) {
+    const block_slot& cur = slot(s);
+    add_point(out, global(cur, x));
+    const parent_ref p = store(cur).parent[x];
+    if (p.kind == via::block && cur.level) {
+      x = p.index;  // a square: a straight segment
+    } else if (p.kind == via::block) {
+      inflections inf;
+      db_.path(cur.code, x, p.index, &inf);  // from x back to the ingress point
+      for (int k = 0; k < inf.count; ++k)
+        add_point(out, {cur.bx * b_ + inf.points[static_cast<std::size_t>(k)].x,
+                        cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
+      x = p.index;
+    } else if (p.kind == via::neighbour) {
+      s = store(cur).neighbour[p.around];  // set when the g-value was handed on
+      x = p.index;
+    } else {  // via::start
+      const int len = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);
+      add_local(out, shape_, cur, chain, len, true);  // x ... start
+      return;
+    }
+  }
+}
+
+void block_search::reconstruct(search_result& r) const {
+  // Walk back from the goal, collecting waypoints from goal to start, then reverse. The
+  // waypoints go to the state's scratch vector and the answer to r.path, so each keeps
+  // growing to the longest seen and a warm query allocates nothing.
+  std::vector<point>& way = st_.scratch;
+  way.clear();
+  int chain[block_graph::kMaxPoints];
+  if (q_.direct_start >= 0) {
+    const block_slot& s = slot(q_.start_slot[static_cast<std::size_t>(q_.direct_start)]);
+    const point gl = q_.goal_local[static_cast<std::size_t>(s.goal_index)];
+    const int len = st_.start_paths[static_cast<std::size_t>(q_.direct_start)].path_to(shape_.point_index(gl), chain);
+    add_local(way, shape_, s, chain, len, true);
+  } else {
+    const block_slot& gs = slot(q_.best_goal_slot);
+    const int len = st_.goal_paths[static_cast<std::size_t>(gs.goal_index)].path_to(
+        shape_.point_index(shape_.boundary_point(q_.best_point)), chain);
+    add_local(way, shape_, gs, chain, len, false);  // goal ... y
+    walk_back(q_.best_goal_slot, q_.best_point, way);
+  }
+  std::reverse(way.begin(), way.end());
+  std::vector<point>& out = r.path;
+  if (rule_.on_vertices()) {
+    out.assign(way.begin(), way.end());
+    return;
+  }
+  // Cells: fill the straight runs between waypoints with every cell. Each step moves
+  // towards the next waypoint on both axes, so even waypoints out of line (a corrupt
+  // database the reader could not catch) end the run instead of stepping past it.
+  out.clear();
+  out.push_back(way.front());
+  for (std::size_t k = 1; k < way.size(); ++k) {
+    point c = way[k - 1];
+    while (!(c == way[k])) {
+      c = {c.x + (way[k].x > c.x) - (way[k].x < c.x), c.y + (way[k].y > c.y) - (way[k].y < c.y)};
+      out.push_back(c);
+    }
+  }
+}
+
+}  // namespace lddb::block_astar_impl

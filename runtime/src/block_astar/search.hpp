@@ -1,0 +1,185 @@
+// Private: Block A* (Yap, Burch, Holte, Schaeffer, AAAI 2011; Algorithms 1 and 2).
+//
+// The nodes are blocks of b x b cells (and, for any-angle, open squares of blocks:
+// regions.hpp). Every boundary point (cell, or corner for any-angle) of a touched node
+// keeps a g-value and a parent. Expanding a node takes its ingress points (g improved since
+// its last expansion), adds the node's costs to every other boundary point (Algorithm 1,
+// line 5: the egress points), and hands each boundary point on to the points of
+// neighbouring blocks it can step to (line 6: one legal move for cells, the very same
+// vertex at cost 0 for corners). A neighbour whose points improved goes to OPEN with its
+// heap value, the least g + h among those points (line 8).
+//
+// The files of this folder: slots (the nodes of a query), open_list (OPEN), geometry (links
+// between blocks), regions (node shapes: blocks and open squares), heuristic, expansion
+// (Algorithm 1), query (Algorithm 2 and the public entry points), reconstruct (the path).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "geometry.hpp"
+#include "heuristic.hpp"
+#include "lddb/block_graph.hpp"
+#include "lddb/block_shape.hpp"
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/search.hpp"
+#include "open_list.hpp"
+#include "regions.hpp"
+#include "slots.hpp"
+
+namespace lddb {
+
+// One query's own state, kept in the context so that a query can run in slices.
+struct block_query {
+  const database* db = nullptr;
+  const grid_map* map = nullptr;
+  point start, goal;
+  search_options options{heuristic_kind::zero};
+  bool active = false;  // begun and not finished
+  search_stats stats;
+  // The best path found so far: through goal block slot `best_goal_slot` and its point
+  // `best_point`, or directly inside a block that holds both start and goal.
+  cost_t length = kUnreachable;
+  int best_goal_slot = -1, best_point = -1;
+  int direct_start = -1;  // start index whose local search reached the goal
+  std::array<int, block_astar_impl::kMaxStarts> start_slot{};
+  std::array<point, block_astar_impl::kMaxStarts> goal_local{};
+  std::vector<point> expanded;  // when options.record_expanded
+};
+
+struct block_search_state {
+  block_query query;
+  block_astar_impl::slot_pool pool;
+  block_astar_impl::open_list open;
+  struct key {
+    cost_t f, tie;
+  };
+  std::vector<key> candidate;  // per slot: new (heap value, tie) during one expansion
+  std::vector<int> touched;    // slots with a candidate
+
+  // Links and node shapes, rebuilt when the rule, block size or stored unit changes.
+  rule links_rule;
+  int links_block = 0;
+  cost_t floor_unit = 0;  // one stored unit (0 for exact cell costs)
+  block_astar_impl::block_links links;
+  block_astar_impl::node_shapes shapes;
+
+  std::array<block_graph::paths, block_astar_impl::kMaxStarts> start_paths, goal_paths;
+  std::vector<point> scratch;  // path reconstruction, kept for its capacity
+
+  bool squares = false;  // this query uses open squares
+  std::vector<block_astar_impl::square_nodes> square_state;  // the first squares_used belong to this query
+  std::size_t squares_used = 0;
+};
+
+namespace block_astar_impl {
+
+// A node's g-values, parents and neighbour slots (kConst: read only).
+template <bool kConst>
+struct node_store {
+  template <class T>
+  using ptr = std::conditional_t<kConst, const T*, T*>;
+  ptr<cost_t> g;
+  ptr<parent_ref> parent;
+  ptr<int> neighbour;
+};
+
+// The search itself, over the query and the nodes kept in a block_search_state.
+class block_search {
+ public:
+  explicit block_search(block_search_state& st);
+
+  // Checks the query and seeds OPEN from the start. False when `r` is already final.
+  bool begin(search_result& r);
+  // Algorithm 2, for at most `limit` expansions: true when the query has ended (found or
+  // no path), and then `r` holds the answer.
+  bool advance(std::uint64_t limit, search_result& r);
+  // Ends a query stopped by its budget: the path to the most promising point reached.
+  void give_up(search_result& r);
+
+ private:
+  // ---- nodes (slots.cpp)
+  int slot_of(int bx, int by);  // creates the node when the query has not touched the block
+  void build_links();
+  block_slot& slot(int s) { return st_.pool[s]; }
+  const block_slot& slot(int s) const { return st_.pool[s]; }
+  const node_shape& shape_of(const block_slot& s) const { return st_.shapes[s.level]; }
+  square_nodes& square_of(const block_slot& s) const { return st_.square_state[static_cast<std::size_t>(s.ext)]; }
+  // Where a node keeps its points: in the slot for a block, beside it for a square.
+  node_store<false> store(block_slot& s) const {
+    if (s.level == 0) return {s.g.data(), s.parent.data(), s.neighbour.data()};
+    square_nodes& q = square_of(s);
+    return {q.g.data(), q.parent.data(), q.neighbour.data()};
+  }
+  node_store<true> store(const block_slot& s) const {
+    const node_store<false> w = store(const_cast<block_slot&>(s));  // handed out read only
+    return {w.g, w.parent, w.neighbour};
+  }
+  // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
+  int ring_index(const block_slot& of, int bx, int by) const {
+    return ring_position(bx - of.bx, by - of.by, shape_of(of).blocks);
+  }
+  // Boundary point i of node s on the map.
+  point global(const block_slot& s, int i) const {
+    const point p = shape_of(s).points[static_cast<std::size_t>(i)];
+    return {s.bx * b_ + p.x, s.by * b_ + p.y};
+  }
+  point global_in_block(const block_slot& s, int i) const {  // global() for a plain block s
+    const point p = st_.shapes[0].points[static_cast<std::size_t>(i)];
+    return {s.bx * b_ + p.x, s.by * b_ + p.y};
+  }
+
+  // ---- heuristic
+  cost_t h(point p) const { return heuristic_.h(p); }
+  // h of the boundary points of s in `which`, into out[point].
+  void heuristics(const block_slot& s, point_set which, cost_t* out) const {
+    heuristic_.h_batch({s.bx * b_, s.by * b_}, shape_of(s).points.data(), which, out);
+  }
+
+  // ---- Algorithm 1 (expansion.cpp)
+  using expansion = void (block_search::*)(int s, point_set ingress);
+  expansion pick_expansion() const;  // once per slice: squares or not, AVX2 or not
+  template <bool kSquares, class Rows>
+  void expand(int s, point_set ingress);
+  // The steps of an expansion, inlined into it (expansion.cpp): the per-point loops are
+  // the search's hot path.
+  template <bool kSquares, class Rows>
+  [[gnu::always_inline]] point_set egress_costs(block_slot& cur, point_set ingress);
+  template <class Rows, class Decode>
+  [[gnu::always_inline]] point_set egress_costs_stored(block_slot& cur, point_set ingress, point_set egress,
+                                                       Decode decode);
+  point_set to_hand_on(const block_slot& cur, point_set ingress, point_set changed) const;
+  template <bool kVertices>
+  [[gnu::always_inline]] void hand_on_blocks(int s, block_slot& cur, point_set hand_on);
+  [[gnu::always_inline]] void hand_on_squares(int s, block_slot& cur, point_set hand_on);
+  [[gnu::always_inline]] void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours,
+                                             const link& l, cost_t hv);
+  [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng);
+  [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn);
+  void push_offers();
+
+  // ---- the path (reconstruct.cpp)
+  void reconstruct(search_result& r) const;
+  // Appends the waypoints from boundary point x of slot s back to the start.
+  void walk_back(int s, int x, std::vector<point>& out) const;
+
+  const database& db_;
+  const grid_map& map_;
+  const rule& rule_;
+  const block_shape& shape_;
+  block_query& q_;
+  block_search_state& st_;
+  const int b_, n_;
+  const tie_order tie_;
+  const bool avx2_;  // rows of costs through min_plus.hpp's avx2_rows
+  // The one heuristic so far; another (block_heuristic) would make this a template
+  // parameter of the search.
+  const goal_distance heuristic_;
+};
+
+}  // namespace block_astar_impl
+}  // namespace lddb
