@@ -37,13 +37,25 @@ std::uint16_t encode_cell_cost(const rule& r, int straight, int diagonal);
 // the rule's scale). Throws std::runtime_error when it does not fit.
 std::uint16_t encode_length_cost(const rule& r, cost_t length);
 
-// The cost, in cost units, of stored value v: kUnreachable for kStoredUnreachable. Fixed
-// point: v << shift, shift = kCostShift - scale_log2. Octile pair: the two move counts
-// priced at kCostOne and `diagonal`.
+// The cost, in cost units, of stored value v of each encoding: kUnreachable for
+// kStoredUnreachable. Fixed point: v << shift, shift = kCostShift - scale_log2. Octile
+// pair: the two move counts priced at kCostOne and `diagonal`. A hot loop picks one of the
+// two once; decode_stored_cost picks per value.
+inline cost_t decode_fixed_point(std::uint16_t v, int shift) {
+  return v == kStoredUnreachable ? kUnreachable : cost_t{v} << shift;
+}
+inline cost_t decode_octile_pair(std::uint16_t v, cost_t diagonal) {
+  return v == kStoredUnreachable ? kUnreachable : cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
+}
 inline cost_t decode_stored_cost(std::uint16_t v, bool octile_pair, int shift, cost_t diagonal) {
-  if (v == kStoredUnreachable) return kUnreachable;
-  if (octile_pair) return cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
-  return cost_t{v} << shift;
+  return octile_pair ? decode_octile_pair(v, diagonal) : decode_fixed_point(v, shift);
+}
+
+// A length in cost units as a fixed-point database of scale_log2 would store and decode
+// it (rounded to the nearest 2^-scale_log2), for costs computed at run time that must
+// compare exactly with stored ones (Block A*'s open squares).
+inline cost_t as_stored_length(cost_t length, int scale_log2) {
+  return round_to_units(length, scale_log2) << (kCostShift - scale_log2);
 }
 
 }  // namespace lddb

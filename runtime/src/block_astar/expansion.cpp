@@ -51,18 +51,15 @@ void block_search::expand(int s, point_set ingress) {
   push_offers();
 }
 
-// Decoders of stored costs, the encoding fixed at compile time. Each is
-// database::cost_view::decode for one encoding: that one tests the encoding on every
-// lookup, a cost the inner loop below shows.
+// The format's decoders of stored costs, the encoding fixed once per expansion
+// (cost_view::decode tests the encoding on every lookup, in the innermost loop).
 struct shifted_units {  // cost_encoding other than octile_pair: whole stored units
   int shift;
-  cost_t operator()(std::uint16_t v) const { return v == kStoredUnreachable ? kUnreachable : cost_t{v} << shift; }
+  cost_t operator()(std::uint16_t v) const { return decode_fixed_point(v, shift); }
 };
 struct octile_pairs {  // cost_encoding::octile_pair: straight steps in the low byte, diagonals in the high
   cost_t diagonal;
-  cost_t operator()(std::uint16_t v) const {
-    return v == kStoredUnreachable ? kUnreachable : cost_t(v & 0xFFu) * kCostOne + cost_t(v >> 8u) * diagonal;
-  }
+  cost_t operator()(std::uint16_t v) const { return decode_octile_pair(v, diagonal); }
 };
 
 // Line 5: the min-plus product of the ingress g-values and the node's costs, into the

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "lddb/stored_cost.hpp"
+
 namespace lddb::block_astar_impl {
 
 namespace {
@@ -25,13 +27,12 @@ void build_square(node_shape& q, int level, const block_shape& shape, int scale_
   for (int y = 0; y < side; ++y) add_point(side, y);
   for (int x = side; x > 0; --x) add_point(x, side);
   for (int y = side; y > 0; --y) add_point(0, y);
-  // Straight segments, each rounded as the generator rounds a stored length.
+  // Straight segments, each rounded as a database stores a length.
   q.cost.resize(static_cast<std::size_t>(n * n));
   for (int a = 0; a < n; ++a)
     for (int c = 0; c < n; ++c) {
       const point pa = q.points[static_cast<std::size_t>(a)], pc = q.points[static_cast<std::size_t>(c)];
-      q.cost[static_cast<std::size_t>(a * n + c)] = round_to_units(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale_log2)
-                                                    << (kCostShift - scale_log2);
+      q.cost[static_cast<std::size_t>(a * n + c)] = as_stored_length(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale_log2);
     }
   q.links.clear();
   for (int i = 0; i < n; ++i) {
