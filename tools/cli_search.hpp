@@ -43,23 +43,6 @@ struct bench_args {
 };
 int run_bench(const bench_args& args);
 
-// `lddb bench --suite paper` (tools/cmd_suite.cpp): the paper's Tables 1 and 2 and the
-// benchmark maps in one run, written into a Markdown document and an SVG chart.
-struct suite_args {
-  static constexpr std::uint64_t kDefaultLimit = 2000;  // queries per scenario file
-  std::string suite;                                  // "paper"
-  std::optional<std::string> maps, doc, svg;          // defaults: ../shared/maps, docs/benchmarks.md, docs/suite.svg
-  std::optional<std::uint64_t> limit;                 // per scenario file, evenly spaced; 0 = all
-  std::uint64_t seed = 2011;
-  int random_side = 500, empty_side = 1000, maps_per_density = 5;
-  std::uint64_t pairs = 100, empty_pairs = 100;  // per random map; on the empty map (0 skips a table)
-  std::string densities = "0,10,20,30,40,50";
-  std::string astar_heuristic = "euclidean";  // A* in the any-angle comparison (the paper's)
-  std::size_t chunk = 64;  // queries each algorithm runs in turn (1: every query by every algorithm in turn)
-  std::vector<std::string> foreign;           // bench options given that do not apply to a suite
-};
-int run_suite(const suite_args& args);
-
 struct render_args {
   std::string map;
   std::optional<std::string> from, to, rule_text, lddb, heuristic;

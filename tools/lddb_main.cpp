@@ -5,8 +5,7 @@
 //   lddb dump    show what a database holds, down to one pattern's entry
 //   lddb info    open and verify every database shipped in lddb/ and summarise them
 //   lddb solve   one query on a map with Block A* or a reference search, path checked
-//   lddb bench   every query of Moving AI scenario files: CSV rows and a summary;
-//                --suite paper: the paper's whole benchmark into docs/benchmarks.md
+//   lddb bench   every query of Moving AI scenario files: CSV rows and a summary
 //   lddb render  a map, the searches of one query and what they expanded, as SVG
 //   lddb demo    Block A* against A*, Theta* and Lazy Theta* on a generated map
 //
@@ -25,6 +24,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_common.hpp"
+#include "cli_options.hpp"
 #include "cli_search.hpp"
 #include "lddb/generator.hpp"
 
@@ -76,26 +76,6 @@ Examples:
   lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --rule any-angle --threads 2
 )";
 
-const char* const kSuiteFooter = R"(
---suite paper runs the paper's benchmark (Yap et al. 2011) instead of --scen, on one
-thread: Table 1 (random maps with 0-50% obstacles, connected random pairs, Euclidean
-heuristic) and Table 2 (an empty 1000x1000 map, zero heuristic), each with octile A*,
-Theta*, Lazy Theta* and any-angle Block A*; then every folder of --maps with its scenario
-queries: the same comparison, and tile and octile Block A* against A* (lengths must
-match). --limit N takes N evenly spaced queries of each scenario file (0: all). It
-replaces the part of --doc between the lines <!-- suite:begin --> and <!-- suite:end -->
-(appending one when absent; the rest of the file is kept), writes the chart to --svg,
-prints progress on stderr, and exits 1 when a path is missing or invalid or a length check
-fails. The defaults take about 25 minutes on 2 idle cores; --pairs, --empty-pairs,
---maps-per-density, --random-side, --empty-side and --densities make smaller runs (0 pairs
-skips a table).
-Examples:
-  lddb bench --suite paper
-  lddb bench --suite paper --limit 10 --pairs 20 --empty-pairs 5 --doc /tmp/b.md --svg /tmp/b.svg
-)";
-
-const char* const kSuiteGroup = "Suite (--suite paper, instead of --scen)";
-
 const char* const kRenderFooter = R"(--algo may repeat, each NAME or NAME:RULE (e.g. block-astar:any-angle); the rule after
 the ':' overrides --rule for that one; --lddb serves the block-astar entries.
 Examples:
@@ -103,38 +83,6 @@ Examples:
   lddb render --map maps/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
       --algo theta --algo astar --out arena-paths.svg
 )";
-
-// A count option: digits only (no sign, point, exponent or hex), from lo to hi. CLI11's own
-// Range would accept "0x10" and say "Value 2.5 not in range 2 to 5".
-CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
-  const std::string range = hi == UINT64_MAX ? "at least " + std::to_string(lo)
-                                             : "from " + std::to_string(lo) + " to " + std::to_string(hi);
-  return CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
-        std::uint64_t v = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-        if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != end)
-          return "'" + text + "' is not a whole number (expected " + range + ")";
-        if (ec == std::errc::result_out_of_range || v < lo || v > hi) return text + " is out of range (expected " + range + ")";
-        return "";
-      },
-      "N", "whole number");
-}
-
-// A command's result is only as good as its output: a full disk or a closed pipe behind
-// stdout turns success into failure, said on stderr.
-int finish(const std::string& where, int status) {
-  std::cout.flush();
-  const bool cout_ok = !std::cout.fail();
-  errno = 0;
-  const bool stdout_ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
-  if (cout_ok && stdout_ok) return status;
-  const int err = errno;
-  std::cerr << where << ": error: cannot write the output" << (err ? std::string(": ") + std::strerror(err) : "") << "\n";
-  return status == kExitOk ? kExitFailure : status;
-}
 
 }  // namespace
 
@@ -213,7 +161,7 @@ int main(int argc, char** argv) {
   // ---- bench
   bench_args bench;
   auto* bench_cmd = app.add_subcommand("bench", "Run every query of Moving AI scenario files and summarise");
-  bench_cmd->add_option("--scen,-s", bench.scen, "A .scen file, or a folder searched for *.scen (required without --suite)");
+  bench_cmd->add_option("--scen,-s", bench.scen, "A .scen file, or a folder searched for *.scen");
   bench_cmd->add_option("--map,-m", bench.map, "The map for a single scenario file (default: resolved from it)");
   bench_cmd->add_option("--algo,-a", bench.algo, "block-astar, astar, theta or lazy-theta")->capture_default_str();
   bench_cmd->add_option("--rule,-r", bench.rule_text, "Movement rule (default: the database's, else octile)");
@@ -223,43 +171,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--fixed-blocks", bench.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   bench_cmd->add_option("--csv", bench.csv, "Write one CSV row per query here");
   bench_cmd->add_option("--paths", bench.paths, "Write each query's waypoints here, one query a line");
-  bench_cmd->add_option("--limit", bench.limit,
-                        "Run at most N queries of each scenario file (the rest is not read); with --suite, N evenly "
-                        "spaced ones, 0 = all [" + std::to_string(suite_args::kDefaultLimit) + "]")
-      ->check(whole_number(0, UINT64_MAX));
+  bench_cmd->add_option("--limit", bench.limit, "Run at most N queries of each scenario file (the rest is not read)")
+      ->check(whole_number(1, UINT64_MAX));
   bench_cmd->add_option("--threads,-j", bench.threads, "Search threads (a batch_solver); 0 = all cores")
       ->check(whole_number(0, 1024))
       ->capture_default_str();
-  suite_args suite;
-  auto* suite_opt = bench_cmd->add_option("--suite", suite.suite, "Run a benchmark suite instead of --scen: paper")
-                        ->group(kSuiteGroup);
-  bench_cmd->add_option("--maps", suite.maps, "Folder of map folders with .scen files [<source tree>/../shared/maps]")
-      ->group(kSuiteGroup);
-  bench_cmd->add_option("--doc", suite.doc, "Markdown file for the tables, between its suite markers [docs/benchmarks.md]")
-      ->group(kSuiteGroup);
-  bench_cmd->add_option("--svg", suite.svg, "SVG file for the chart [docs/suite.svg]")->group(kSuiteGroup);
-  bench_cmd->add_option("--seed", suite.seed, "Seed of the random maps and pairs")
-      ->check(whole_number(0, UINT64_MAX))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--densities", suite.densities, "Table 1: obstacle percentages, comma-separated")
-      ->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--maps-per-density", suite.maps_per_density, "Table 1: random maps per density")
-      ->check(whole_number(1, 1000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--pairs", suite.pairs, "Table 1: start/goal pairs per random map; 0 skips Table 1")
-      ->check(whole_number(0, 1000000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--random-side", suite.random_side, "Table 1: side of the random maps")
-      ->check(whole_number(8, 4096))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--empty-pairs", suite.empty_pairs, "Table 2: start/goal pairs; 0 skips Table 2")
-      ->check(whole_number(0, 1000000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--empty-side", suite.empty_side, "Table 2: side of the empty map")
-      ->check(whole_number(8, 4096))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--astar-heuristic", suite.astar_heuristic,
-                        "A*'s heuristic in the any-angle comparisons: euclidean (the paper's) or octile")
-      ->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--chunk", suite.chunk,
-                        "Queries each algorithm runs in turn before the next takes over (1: each query by every "
-                        "algorithm in turn)")
-      ->check(whole_number(1, 100000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->footer(std::string(kSearchRules) + kBenchFooter + kSuiteFooter);
+  bench_cmd->footer(std::string(kSearchRules) + kBenchFooter);
 
   // ---- render
   render_args render;
@@ -296,88 +213,18 @@ int main(int argc, char** argv) {
     }
   }
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string where = "lddb";
-    for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
-    std::cerr << where << ": error: " << e.what() << "\n(run `" << where << " --help` for usage)\n";
-    return kExitUsage;
-  }
-
-  std::string where = "lddb";
-  try {
-    if (gen_cmd->parsed()) {
-      where = "lddb gen";
-      return finish(where, run_gen(gen));
-    }
-    if (verify_cmd->parsed()) {
-      where = "lddb verify";
-      return finish(where, run_verify(verify_files));
-    }
-    if (dump_cmd->parsed()) {
-      where = "lddb dump";
-      return finish(where, run_dump(dump));
-    }
-    if (info_cmd->parsed()) {
-      where = "lddb info";
-      return finish(where, run_info(info));
-    }
-    if (solve_cmd->parsed()) {
-      where = "lddb solve";
-      return finish(where, run_solve(solve));
-    }
-    if (bench_cmd->parsed()) {
-      where = "lddb bench";
-      if (suite_opt->count()) {
-        where = "lddb bench --suite";
-        for (const CLI::Option* o : bench_cmd->get_options())  // --scen, --algo, ... do not apply
-          if (o->count() && o->get_group() != kSuiteGroup && o->get_name() != "--limit")
-            suite.foreign.push_back(o->get_name());
-        suite.limit = bench.limit;
-        return finish(where, run_suite(suite));
-      }
-      for (const CLI::Option* o : bench_cmd->get_options())
-        if (o->count() && o->get_group() == kSuiteGroup) throw usage_error(o->get_name() + " applies only with --suite");
-      if (bench.scen.empty())
-        throw usage_error("--scen is required (a .scen file or a folder), or --suite paper for the paper's benchmark");
-      if (bench.limit && *bench.limit == 0)
-        throw usage_error("--limit: 0 is out of range (expected at least 1; --limit 0 means every query only with --suite)");
-      return finish(where, run_bench(bench));
-    }
-    if (render_cmd->parsed()) {
-      where = "lddb render";
-      return finish(where, run_render(render));
-    }
-    if (demo_cmd->parsed()) {
-      where = "lddb demo";
-      return finish(where, run_demo(demo));
-    }
-  } catch (const usage_error& e) {
-    std::cout.flush();
-    std::cerr << where << ": error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const failure& e) {
-    std::cout.flush();
-    std::cerr << where << ": error: " << e.what() << "\n";
-    return kExitFailure;
-  } catch (const std::bad_alloc&) {
-    std::cout.flush();
-    std::cerr << where << ": error: out of memory\n";
-    return kExitFailure;
-  } catch (const std::exception& e) {
-    std::cout.flush();
-    std::cerr << where << ": error: " << e.what() << "\n";
-    return kExitFailure;
-  } catch (...) {
-    std::cerr << where << ": error: unexpected failure\n";
-    return kExitFailure;
-  }
+  if (const std::optional<int> status = parse_command_line(app, "lddb", argc, argv)) return *status;
+  if (gen_cmd->parsed()) return run_command("lddb gen", [&] { return run_gen(gen); });
+  if (verify_cmd->parsed()) return run_command("lddb verify", [&] { return run_verify(verify_files); });
+  if (dump_cmd->parsed()) return run_command("lddb dump", [&] { return run_dump(dump); });
+  if (info_cmd->parsed()) return run_command("lddb info", [&] { return run_info(info); });
+  if (solve_cmd->parsed()) return run_command("lddb solve", [&] { return run_solve(solve); });
+  if (bench_cmd->parsed())
+    return run_command("lddb bench", [&] {
+      if (bench.scen.empty()) throw usage_error("--scen is required (a .scen file or a folder)");
+      return run_bench(bench);
+    });
+  if (render_cmd->parsed()) return run_command("lddb render", [&] { return run_render(render); });
+  if (demo_cmd->parsed()) return run_command("lddb demo", [&] { return run_demo(demo); });
   return kExitUsage;
 }
