@@ -217,7 +217,7 @@ void add_gen_command(CLI::App& app, command_action& chosen) {
   cmd->add_flag("--stats", a->stats, "Print the size after each compression stage");
   auto* nosym_opt = cmd->add_flag("--no-symmetry", a->no_symmetry,
                                       "Store every pattern instead of one per symmetry class");
-  auto* zstd_opt = cmd->add_option("--zstd-level", a->zstd_level, "zstd level 1..22; 0 stores sections raw [19]")
+  auto* zstd_opt = cmd->add_option("--zstd-level", a->zstd_level, "zstd level 1..22; 0 stores sections raw [" + std::to_string(recipe{}.zstd_level) + "]")
                        ->check(whole_number(0, 22));
   auto* like_opt = cmd->add_option("--like", a->like,
                                        "Rebuild with the recipe recorded in this database (byte-identical)");

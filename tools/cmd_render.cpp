@@ -1,7 +1,7 @@
 // tools/cmd_render.cpp: `lddb render`: a map, and the searches of one query, as SVG.
 //
 // Free and blocked cells (blocked runs merged into rectangles, so a 512x512 map stays
-// small), block boundaries when Block A* is drawn, what each search expanded (blocks for
+// small), block boundaries when Block A* is drawn, what each search expanded (nodes for
 // Block A*, cells or vertices for the others) shaded in its colour, each path as a
 // polyline (through cell centres for tile and octile, through corners for any-angle),
 // start and goal markers and a legend. Written atomically.
@@ -27,8 +27,8 @@ struct render_args {
 const char* const kRenderFooter = R"(--algo may repeat, each NAME or NAME:RULE (e.g. block-astar:any-angle); the rule after
 the ':' overrides --rule for that one; --lddb serves the block-astar entries.
 Examples:
-  lddb render --map maps/arena.map --out arena.svg
-  lddb render --map maps/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
+  lddb render --map ../shared/maps/dao/arena.map --out arena.svg
+  lddb render --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
       --algo theta --algo astar --out arena-paths.svg
 )";
 

@@ -24,9 +24,9 @@ struct solve_args {
 };
 
 const char* const kSolveFooter = R"(Examples:
-  lddb solve --map maps/arena.map --from 1,11 --to 40,30
-  lddb solve --map maps/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --smooth
-  lddb solve --map maps/arena.map --from 1,11 --to 40,30 --algo theta --json
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --smooth
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo theta --json
 )";
 
 int run_solve(const solve_args& a) {
@@ -89,7 +89,7 @@ int run_solve(const solve_args& a) {
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
-                s.algo == algorithm::block_astar ? "blocks" : points);
+                s.algo == algorithm::block_astar ? "nodes" : points);
     std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
     std::printf("time       %.1f \u00b5s%s\n", us,
                 s.smooth ? (" (+ " + format_fixed(static_cast<double>(q.smooth_ns) / 1000.0, 1) + " \u00b5s smoothing)").c_str()

@@ -20,13 +20,16 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "lddb/generator.hpp"
+
+#ifndef LDDB_VERSION
+#define LDDB_VERSION "unknown"
+#endif
 
 int main(int argc, char** argv) {
   using namespace lddb::cli;
   CLI::App app{"lddb: build, check and inspect Local Distance Databases, and find paths on grid maps with Block A*"};
-  app.set_version_flag("--version", std::string(lddb::kGeneratorVersion));
-  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("lddb ") + LDDB_VERSION);
+  app.require_subcommand(0, 1);
   app.footer("Run `lddb <command> --help` for a command's options.");
   command_action chosen;
   for (auto add : {add_gen_command, add_verify_command, add_dump_command, add_info_command, add_solve_command,
@@ -47,6 +50,9 @@ int main(int argc, char** argv) {
   }
 
   if (const std::optional<int> status = parse_command_line(app, "lddb", argc, argv)) return *status;
-  if (!chosen) return kExitUsage;
+  if (!chosen) {  // no command: the help, as --help prints it
+    std::cout << app.help();
+    return finish_output("lddb", kExitOk);
+  }
   return run_command("lddb " + app.get_subcommands().front()->get_name(), chosen);
 }
