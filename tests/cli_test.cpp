@@ -75,6 +75,9 @@ struct rule_case {
   int block;
 };
 
+// How ctest and gtest show a parameter: "octile:diagonal=1.5 b=3", not the struct's bytes.
+void PrintTo(const rule_case& c, std::ostream* os) { *os << c.rule << " b=" << c.block; }
+
 class cli_rules : public cli, public ::testing::WithParamInterface<rule_case> {};
 
 TEST_P(cli_rules, GenThenVerify) {
