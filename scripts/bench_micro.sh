@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Microbenchmarks of the parts of a query (tools/bench_search.cpp): builds bench_search,
+# Microbenchmarks of the parts of a query (bench/bench_search.cpp): builds bench_search,
 # runs every benchmark 5 times and prints a markdown table of the mean CPU time per
 # operation (the operation of each row is named in bench_search.cpp), with its standard
 # deviation over the 5 repetitions.
@@ -19,7 +19,7 @@ json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$build/tools/bench_search" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+"$build/bench/bench_search" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_out="$json" --benchmark_out_format=json "$@" >/dev/null
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
@@ -41,7 +41,7 @@ awk '
         mean[run] = field["per_op"] * 1e9
         label[run] = field["label"]
         other[run] = ""
-        if (field["blocks_per_query"] != "") other[run] = sprintf("%.1f blocks per query", field["blocks_per_query"])
+        if (field["nodes_per_query"] != "") other[run] = sprintf("%.1f nodes per query", field["nodes_per_query"])
         if (field["mean_length"] != "") other[run] = sprintf("mean segment length %.2f", field["mean_length"])
       } else if (field["aggregate_name"] == "stddev") {
         dev[run] = field["per_op"] * 1e9

@@ -1453,7 +1453,7 @@ TEST_P(Scenarios, BlockAStarMatchesAStarAndTheFile) {
                 "\n  astar: " + result_text(as) + "\n  file: " + num(q.optimal) + " (tolerance " + num(tol) + ")" +
                 "\n  block_astar path: " + path_text(ba.path) + "\n  astar path: " + path_text(as.path));
   }
-  std::printf("[ info     ] %s: %d of %d queries (stride %d); Block A* %.3f ms/query (%.1f blocks), A* %.3f ms/query (%.1f nodes)\n",
+  std::printf("[ info     ] %s: %d of %d queries (stride %d); Block A* %.3f ms/query (%.1f expanded), A* %.3f ms/query (%.1f expanded)\n",
               sh.label.c_str(), n, sh.last - sh.first, stride, 1000 * ba_secs / std::max(1, n), static_cast<double>(ba_expanded) / std::max(1, n),
               1000 * as_secs / std::max(1, n), static_cast<double>(as_expanded) / std::max(1, n));
   EXPECT_EQ(fails.count(), 0);

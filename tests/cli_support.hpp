@@ -1,4 +1,5 @@
-// Running the built `lddb` program from tests: shared by cli_test and cli_search_test.
+// Running the built programs from tests: `lddb` (LDDB_CLI) for cli_test and cli_search_test,
+// `lddb-bench` (LDDB_BENCH) for suite_test.
 #pragma once
 
 #include <sys/resource.h>
@@ -56,20 +57,25 @@ inline fs::path fresh_scratch_dir(const std::string& folder) {
   return dir;
 }
 
-// Runs `lddb <args>` (LDDB_CLI) with stdin closed, its output caught in `scratch`; `env`
-// is prepended (e.g. "LDDB_DATA_DIR=x"), and the command runs in `cwd` when given.
-inline run_result run_in(const fs::path& scratch, const std::string& args, const std::string& env = "",
-                         const std::optional<fs::path>& cwd = std::nullopt) {
+// Runs `<program> <args>` with stdin closed, its output caught in `scratch`; `env` is
+// prepended (e.g. "LDDB_DATA_DIR=x"), and the command runs in `cwd` when given.
+inline run_result run_program_in(const std::string& program, const fs::path& scratch, const std::string& args,
+                                 const std::string& env = "", const std::optional<fs::path>& cwd = std::nullopt) {
   const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
   const std::string cmd = (cwd ? "cd " + quote(*cwd) + " && " : std::string()) + env + (env.empty() ? "" : " ") +
-                          quote(std::string(LDDB_CLI)) + " " + args + " </dev/null >" + quote(out) + " 2>" +
-                          quote(err);
+                          quote(program) + " " + args + " </dev/null >" + quote(out) + " 2>" + quote(err);
   const int raw = std::system(cmd.c_str());
   run_result r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+// run_program_in for `lddb` (LDDB_CLI).
+inline run_result run_in(const fs::path& scratch, const std::string& args, const std::string& env = "",
+                         const std::optional<fs::path>& cwd = std::nullopt) {
+  return run_program_in(LDDB_CLI, scratch, args, env, cwd);
 }
 
 // As run_in, and the peak resident memory of the lddb process in KiB (wait4's rusage;

@@ -9,12 +9,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "lddb/generator.hpp"
 
 #include "cli_support.hpp"
 
@@ -71,6 +74,9 @@ struct rule_case {
   const char* rule;
   int block;
 };
+
+// How ctest and gtest show a parameter: "octile:diagonal=1.5 b=3", not the struct's bytes.
+void PrintTo(const rule_case& c, std::ostream* os) { *os << c.rule << " b=" << c.block; }
 
 class cli_rules : public cli, public ::testing::WithParamInterface<rule_case> {};
 
@@ -264,7 +270,6 @@ TEST_F(cli, PatternOutOfRangeNamesTheFile) {
 }
 
 TEST_F(cli, UsageErrors) {
-  expect_clean_failure(run(""), "subcommand");
   expect_clean_failure(run("frobnicate"), "frobnicate");
   expect_clean_failure(run("verify"), "FILE");
   for (const char* sub : {"gen", "verify", "dump", "info"}) {
@@ -508,9 +513,99 @@ TEST_F(cli_inputs, HelpAndVersionForEveryCommand) {
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << "\n" << r.out;
     EXPECT_TRUE(r.err.empty()) << r.err;
   }
+}
+
+// ----------------------------------------------------------------------------- help and version
+
+// Without a command, lddb prints its help (the same as --help) on stdout and succeeds.
+TEST_F(cli, NoCommandPrintsTheHelp) {
+  const run_result r = run("");
+  EXPECT_EQ(r.status, 0) << r.all();
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_EQ(r.out, run("--help").out);
+  for (const char* sub : {"gen", "verify", "dump", "info", "solve", "bench", "render", "demo"})
+    EXPECT_NE(r.out.find(std::string("\n  ") + sub + " "), std::string::npos) << sub << "\n" << r.out;
+  const run_result b = run_program_in(LDDB_BENCH, dir_, "");
+  EXPECT_EQ(b.status, 0) << b.all();
+  EXPECT_NE(b.out.find("suite"), std::string::npos) << b.out;
+}
+
+// --version gives the project's version (CMake's project(lddb VERSION ...)), not the
+// generator's version that database manifests record.
+TEST_F(cli, VersionIsTheProjectVersion) {
   const run_result v = run("--version");
   EXPECT_EQ(v.status, 0) << v.all();
-  EXPECT_NE(v.out.find("lddb-gen 1.0"), std::string::npos) << v.out;
+  EXPECT_EQ(v.out, std::string("lddb ") + LDDB_VERSION + "\n");
+  EXPECT_EQ(v.out.find(lddb::kGeneratorVersion), std::string::npos) << v.out;
+  const run_result b = run_program_in(LDDB_BENCH, dir_, "--version");
+  EXPECT_EQ(b.status, 0) << b.all();
+  EXPECT_EQ(b.out, std::string("lddb-bench ") + LDDB_VERSION + "\n");
+}
+
+// gen --help states the zstd level gen uses when --zstd-level is not given.
+TEST_F(cli, GenHelpStatesTheRealZstdDefault) {
+  const run_result r = run("gen --help");
+  ASSERT_EQ(r.status, 0) << r.all();
+  const std::string stated = "0 stores sections raw [" + std::to_string(lddb::recipe{}.zstd_level) + "]";
+  EXPECT_NE(r.out.find(stated), std::string::npos) << r.out;
+  // And the database gen writes records that level.
+  const fs::path db = gen("tile", 2, "t.lddb");
+  const run_result d = run("dump --json --no-stats " + quote(db.string()));
+  ASSERT_EQ(d.status, 0) << d.all();
+  EXPECT_EQ(nlohmann::json::parse(d.out)["recipe"]["zstd_level"], lddb::recipe{}.zstd_level) << d.out;
+}
+
+// The files the help examples name exist: the shipped databases in the source tree, and the
+// benchmark maps beside it (../shared/maps, when that folder is there).
+TEST_F(cli, HelpExamplesNameFilesThatExist) {
+  const fs::path source(LDDB_SOURCE_DIR);
+  const bool maps_here = fs::is_directory(source / ".." / "shared" / "maps");
+  int checked = 0;
+  for (const char* sub : {"gen", "dump", "solve", "bench", "render"}) {
+    const run_result r = run(std::string(sub) + " --help");
+    ASSERT_EQ(r.status, 0) << r.all();
+    std::istringstream in(r.out.substr(r.out.find("Examples:")));
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream words(line);
+      std::vector<std::string> w;
+      for (std::string x; words >> x;) w.push_back(x);
+      for (std::size_t k = 0; k + 1 < w.size(); ++k) {
+        const bool input =
+            w[k] == "--map" || w[k] == "--scen" || w[k] == "--lddb" || w[k] == "--like" || w[k] == "dump";
+        if (!input) continue;
+        const std::string& file = w[k + 1];
+        SCOPED_TRACE(std::string(sub) + ": " + line);
+        EXPECT_TRUE(file.rfind("lddb/", 0) == 0 || file.rfind("../shared/maps/", 0) == 0) << file;
+        if (file.rfind("../shared/", 0) == 0 && !maps_here) continue;
+        EXPECT_TRUE(fs::exists(source / file)) << file;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, maps_here ? 12 : 5);
+}
+
+// What Block A* expands is called nodes (blocks, and open squares for any-angle) in every
+// output.
+TEST_F(cli, BlockAstarExpandsNodes) {
+  const fs::path map = path("open.map");
+  std::string rows;
+  for (int y = 0; y < 8; ++y) rows += "........\n";
+  write_file(map, "type octile\nheight 8\nwidth 8\nmap\n" + rows);
+  const fs::path db = fs::path(LDDB_SOURCE_DIR) / "tests" / "golden" / "octile-3.lddb";
+  const run_result r = run("solve --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db));
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nexpanded   [0-9]+ nodes\n"))) << r.out;
+  EXPECT_EQ(r.out.find("blocks"), std::string::npos) << r.out;
+  const run_result a = run("solve --algo astar --map " + quote(map) + " --from 0,0 --to 7,7");
+  ASSERT_EQ(a.status, 0) << a.all();
+  EXPECT_TRUE(std::regex_search(a.out, std::regex("\nexpanded   [0-9]+ cells\n"))) << a.out;
+  const fs::path svg = path("r.svg");
+  const run_result d = run("render --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db) +
+                           " --algo block-astar --out " + quote(svg));
+  ASSERT_EQ(d.status, 0) << d.all();
+  EXPECT_TRUE(std::regex_search(read_file(svg), std::regex("expanded [0-9]+ nodes"))) << read_file(svg);
 }
 
 // A failed command leaves an existing output file as it was.

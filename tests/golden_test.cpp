@@ -61,6 +61,9 @@ struct golden {
   const char* sections;  // tag:codec in table order
 };
 
+// How ctest and gtest show a parameter: the file's name, not the struct's bytes.
+void PrintTo(const golden& g, std::ostream* os) { *os << g.file; }
+
 rule octile_cut_15() {
   return rule::octile(lddb::corner_cutting::one_side_free, std::uint64_t{3} << 31);  // diagonal 1.5 exactly
 }

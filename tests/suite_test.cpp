@@ -1,9 +1,10 @@
-// `lddb bench --suite paper` (tools/cmd_suite.cpp), run through the built program on a tiny
+// `lddb-bench suite paper` (bench/), run through the built program (LDDB_BENCH) on a tiny
 // configuration that takes well under a second: two obstacle densities on 32x32 random
 // maps, a 24x24 empty map for Table 2, and a maps folder written by the test (an open map
 // whose queries have known lengths, and a walled map). Every run writes its document and
-// chart into the test's scratch folder, never into docs/.
+// chart into the test's scratch folder, or prints the tables, never into docs/.
 //
+//   TablesOnStdout          without --doc and --svg: the tables on stdout, no file written
 //   TinySuite               tables, rows and numeric cells, relations that must hold
 //                           (any-angle lengths <= octile A*'s, tile/octile Block A* equal
 //                           to A*), progress on stderr
@@ -16,6 +17,7 @@
 //   FailedWrite             a write that fails leaves the old files and no temporary behind
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <regex>
@@ -74,11 +76,13 @@ class SuiteTest : public ::testing::Test {
   // The tiny configuration, writing `doc` and `svg` in the scratch folder.
   std::string tiny(const std::string& doc = "doc.md", const std::string& svg = "chart.svg", int seed = 7,
                    const std::optional<fs::path>& maps = std::nullopt) const {
-    return "bench --suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
+    return "suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
            "--empty-pairs 3 --limit 3 --seed " +
            std::to_string(seed) + " --maps " + quote(maps ? *maps : maps_) + " --doc " + p(doc) + " --svg " + p(svg);
   }
-  run_result run(const std::string& args, const std::string& env = "") { return run_in(dir_, args, env); }
+  run_result run(const std::string& args, const std::string& env = "", const std::optional<fs::path>& cwd = std::nullopt) {
+    return run_program_in(LDDB_BENCH, dir_, args, env, cwd);
+  }
   fs::path dir_, maps_;
 };
 
@@ -170,6 +174,42 @@ TEST_F(SuiteTest, ChunkingChangesNoResult) {
     EXPECT_EQ(cells_a[i][8], cells_b[i][8]) << "Block A* expanded, row " << i;
     EXPECT_EQ(cells_a[i][9], "0") << "mismatches";
   }
+}
+
+// Without --doc and --svg the tables go to stdout (the region a --doc run would write) and
+// nothing is written: not in the current folder, not in the source tree's docs/.
+TEST_F(SuiteTest, TablesOnStdout) {
+  const fs::path docs = fs::path(LDDB_SOURCE_DIR) / "docs";
+  auto stamp = [&](const char* name) {
+    std::error_code ec;
+    return fs::exists(docs / name, ec) ? fs::last_write_time(docs / name, ec) : fs::file_time_type{};
+  };
+  const auto doc_before = stamp("benchmarks.md"), svg_before = stamp("suite.svg");
+  const std::string args =
+      "suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
+      "--empty-pairs 3 --limit 3 --seed 7 --maps " + quote(maps_);
+  const run_result r = run(args, "", dir_);
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_EQ(r.out.rfind("<!-- suite:begin -->\n## The paper's benchmark: `lddb-bench suite paper`", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - 19), "<!-- suite:end -->\n");
+  EXPECT_EQ(r.out.find("wrote "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("![Mean time per query"), std::string::npos) << "no chart, no link";
+  EXPECT_NE(r.err.find("lddb-bench suite: done in "), std::string::npos) << r.err;
+  EXPECT_EQ(table_after(r.out, "### Table 1: random maps").size(), 8u) << r.out;
+  EXPECT_EQ(table_after(r.out, "#### Any-angle, per map").size(), 2u) << r.out;
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir_))
+    if (e.is_regular_file()) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"open.map", "open.map.scen", "stderr.txt", "stdout.txt", "walls.map",
+                                             "walls.map.scen"}));
+  EXPECT_TRUE(stamp("benchmarks.md") == doc_before && stamp("suite.svg") == svg_before) << "docs/ untouched";
+
+  // --svg alone: the chart, linked from the tables relative to the current folder.
+  const run_result c = run(args + " --svg " + p("chart.svg"), "", dir_);
+  ASSERT_EQ(c.status, 0) << c.all();
+  EXPECT_NE(c.out.find("![Mean time per query, log scale](chart.svg)"), std::string::npos) << c.out;
+  EXPECT_TRUE(fs::exists(dir_ / "chart.svg"));
 }
 
 TEST_F(SuiteTest, TinySuite) {
@@ -264,7 +304,7 @@ TEST_F(SuiteTest, EvenlySpacedLimit) {
   // open.map's queries have lengths 1..10 in file order. --limit 3 takes the middle of three
   // equal slices (queries 2, 6 and 9: mean 17/3), not the first three (mean 2).
   const std::string only_maps = " --pairs 0 --empty-pairs 0 --maps " + quote(maps_) + " --svg " + p("c.svg");
-  run_result r = run("bench --suite paper --limit 3 --doc " + p("three.md") + only_maps);
+  run_result r = run("suite paper --limit 3 --doc " + p("three.md") + only_maps);
   ASSERT_EQ(r.status, 0) << r.all();
   auto open_astar = [&](const std::string& name) {
     const auto rows = table_after(read_file(dir_ / name), "#### Any-angle, per map");
@@ -276,7 +316,7 @@ TEST_F(SuiteTest, EvenlySpacedLimit) {
   EXPECT_EQ(row[10], "5.667") << "Theta* length";
   EXPECT_EQ(row[11], "5.667") << "Block A* length";
 
-  r = run("bench --suite paper --limit 0 --doc " + p("all.md") + only_maps);
+  r = run("suite paper --limit 0 --doc " + p("all.md") + only_maps);
   ASSERT_EQ(r.status, 0) << r.all();
   row = open_astar("all.md");
   ASSERT_GE(row.size(), 12u);
@@ -410,24 +450,24 @@ TEST_F(SuiteTest, BadOptions) {
     std::string message;
   };
   const std::vector<bad> cases = {
-      {"bench --suite fast" + out, 2, "--suite: unknown suite 'fast' (expected paper)"},
-      {"bench --suite paper --scen x.scen" + out, 2, "--scen does not apply"},
-      {"bench --suite paper --algo theta --csv x.csv" + out, 2, "--algo and --csv do not apply"},
-      {"bench --suite paper --densities 0,x" + out, 2, "--densities: '0,x' is not a list of obstacle percentages"},
-      {"bench --suite paper --densities 95" + out, 2, "--densities"},
-      {"bench --suite paper --pairs -1" + out, 2, "--pairs: '-1' is not a whole number"},
-      {"bench --suite paper --seed 1e3" + out, 2, "--seed: '1e3' is not a whole number"},
-      {"bench --suite paper --random-side 4" + out, 2, "--random-side: 4 is out of range"},
-      {"bench --suite paper --astar-heuristic manhattan" + out, 2, "--astar-heuristic: 'manhattan'"},
-      {"bench --suite paper --doc " + p("missing/d.md") + " --svg " + p("s.svg"), 1, "does not exist"},
-      {"bench --suite paper --svg ''" + std::string(" --doc ") + p("d.md"), 2, "--svg: empty file name"},
-      {"bench --suite paper --doc " + p("broken.md") + " --svg " + p("s.svg"), 1,
+      {"suite fast" + out, 2, "unknown suite 'fast' (expected paper)"},
+      {"suite" + out, 2, "SUITE is required"},
+      {"suite paper --scen x.scen" + out, 2, "--scen"},
+      {"suite paper --algo theta --csv x.csv" + out, 2, "--algo"},
+      {"paper" + out, 2, "paper"},
+      {"suite paper --densities 0,x" + out, 2, "--densities: '0,x' is not a list of obstacle percentages"},
+      {"suite paper --densities 95" + out, 2, "--densities"},
+      {"suite paper --pairs -1" + out, 2, "--pairs: '-1' is not a whole number"},
+      {"suite paper --seed 1e3" + out, 2, "--seed: '1e3' is not a whole number"},
+      {"suite paper --random-side 4" + out, 2, "--random-side: 4 is out of range"},
+      {"suite paper --astar-heuristic manhattan" + out, 2, "--astar-heuristic: 'manhattan'"},
+      {"suite paper --doc " + p("missing/d.md") + " --svg " + p("s.svg"), 1, "does not exist"},
+      {"suite paper --svg ''" + std::string(" --doc ") + p("d.md"), 2, "--svg: empty file name"},
+      {"suite paper --doc " + p("broken.md") + " --svg " + p("s.svg"), 1,
        "broken.md:2: <!-- suite:begin --> has no <!-- suite:end --> after it"},
-      {"bench --suite paper --random-side 8 --densities 90 --pairs 3 --empty-pairs 0 --seed 1 --maps " +
+      {"suite paper --random-side 8 --densities 90 --pairs 3 --empty-pairs 0 --seed 1 --maps " +
            quote(dir_ / "none") + out,
        1, "random map 90% #0: too few of its free cells are connected"},
-      {"bench --maps " + quote(maps_), 2, "--maps applies only with --suite"},
-      {"bench", 2, "--scen is required"},
   };
   for (const bad& c : cases) {
     SCOPED_TRACE(c.args);
@@ -446,7 +486,7 @@ TEST_F(SuiteTest, FailedWrite) {
   write_file(dir_ / "doc.md", "old document\n");
   write_file(dir_ / "chart.svg", "old chart\n");
   const std::string args =
-      "bench --suite paper --random-side 32 --densities 0 --maps-per-density 1 --pairs 2 "
+      "suite paper --random-side 32 --densities 0 --maps-per-density 1 --pairs 2 "
       "--empty-pairs 0 --maps " +
       quote(dir_ / "none") + " --doc " + p("doc.md") + " --svg " + p("chart.svg");
   const run_result r = run(args, "trap '' XFSZ; ulimit -f 2;");

@@ -32,37 +32,6 @@ struct failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// ----------------------------------------------------------------------------- subcommands
-
-struct gen_args {
-  std::string rule_text;  // empty when --like is given
-  int block = 4;
-  std::string out;
-  int threads = 0;
-  std::optional<std::string> corners, diagonal, squeeze;
-  bool no_symmetry = false;
-  std::optional<int> zstd_level;
-  std::optional<std::string> like;
-  bool stats = false;  // print the size after each compression stage
-};
-int run_gen(const gen_args& args);
-
-int run_verify(const std::vector<std::string>& files);
-
-struct dump_args {
-  std::string file;
-  bool json = false;
-  bool no_stats = false;
-  std::optional<std::string> pattern;  // as typed: decimal or 0x hex
-  std::optional<std::string> pair;     // as typed: "A,B"
-};
-int run_dump(const dump_args& args);
-
-struct info_args {
-  std::optional<std::string> dir;
-};
-int run_info(const info_args& args);
-
 // ----------------------------------------------------------------------------- output files
 
 // Fails early, before minutes of work, when `path` (given with `option`, e.g. "--out")

@@ -18,6 +18,14 @@
 
 namespace lddb::cli {
 
+const char* const kSearchRulesHelp = R"(Algorithms: block-astar (the default; needs a database), astar (tile, octile),
+  theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
+  else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
+  shipped database <data dir>/<rule>-4.lddb ($LDDB_DATA_DIR, else the source tree's lddb/).
+Points are cells for tile and octile, corners (vertex X,Y = top-left corner of cell X,Y)
+for any-angle.
+)";
+
 namespace fs = std::filesystem;
 
 // ----------------------------------------------------------------------------- names

@@ -20,63 +20,11 @@
 
 namespace lddb::cli {
 
-// ----------------------------------------------------------------------------- subcommands
-
-struct solve_args {
-  std::string map;
-  std::string from, to;
-  std::optional<std::string> rule_text, algo, lddb, heuristic;
-  bool smooth = false;
-  bool json = false;
-  bool fixed_blocks = false;  // any-angle Block A* without open squares (the paper's blocks)
-};
-int run_solve(const solve_args& args);
-
-struct bench_args {
-  std::string scen;  // a .scen file or a folder searched for *.scen
-  std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths;
-  std::string algo = "block-astar";
-  bool smooth = false;
-  bool fixed_blocks = false;
-  std::optional<std::uint64_t> limit;  // queries per scenario file
-  unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
-};
-int run_bench(const bench_args& args);
-
-// `lddb bench --suite paper` (tools/cmd_suite.cpp): the paper's Tables 1 and 2 and the
-// benchmark maps in one run, written into a Markdown document and an SVG chart.
-struct suite_args {
-  static constexpr std::uint64_t kDefaultLimit = 2000;  // queries per scenario file
-  std::string suite;                                  // "paper"
-  std::optional<std::string> maps, doc, svg;          // defaults: ../shared/maps, docs/benchmarks.md, docs/suite.svg
-  std::optional<std::uint64_t> limit;                 // per scenario file, evenly spaced; 0 = all
-  std::uint64_t seed = 2011;
-  int random_side = 500, empty_side = 1000, maps_per_density = 5;
-  std::uint64_t pairs = 100, empty_pairs = 100;  // per random map; on the empty map (0 skips a table)
-  std::string densities = "0,10,20,30,40,50";
-  std::string astar_heuristic = "euclidean";  // A* in the any-angle comparison (the paper's)
-  std::size_t chunk = 64;  // queries each algorithm runs in turn (1: every query by every algorithm in turn)
-  std::vector<std::string> foreign;           // bench options given that do not apply to a suite
-};
-int run_suite(const suite_args& args);
-
-struct render_args {
-  std::string map;
-  std::optional<std::string> from, to, rule_text, lddb, heuristic;
-  std::vector<std::string> algos;
-  bool smooth = false;
-  bool fixed_blocks = false;
-  std::string out;
-};
-int run_render(const render_args& args);
-
-struct demo_args {
-  std::string out = "lddb-demo.svg";
-  int queries = 20;
-};
-int run_demo(const demo_args& args);
-
 // ----------------------------------------------------------------------------- set-up
+
+// The help text of the search commands (solve, bench, render) on algorithms, rules,
+// databases and points.
+extern const char* const kSearchRulesHelp;
 
 enum class algorithm : std::uint8_t { block_astar, astar, theta, lazy_theta };
 const char* algorithm_name(algorithm a);

@@ -15,6 +15,7 @@
 #include <filesystem>
 
 #include "cli_search.hpp"
+#include "commands.hpp"
 #include "lddb/generator.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/splitmix.hpp"
@@ -22,6 +23,12 @@
 namespace lddb::cli {
 
 namespace {
+
+struct demo_args {
+  std::string out = "lddb-demo.svg";
+  int queries = 20;
+};
+
 
 namespace fs = std::filesystem;
 
@@ -58,8 +65,6 @@ struct row_result {
   double mean_length = 0, mean_expanded = 0, mean_us = 0;
   int valid = 0;
 };
-
-}  // namespace
 
 int run_demo(const demo_args& a) {
   if (a.queries < 1 || a.queries > 1000) throw usage_error("--queries must be 1..1000");
@@ -193,6 +198,17 @@ int run_demo(const demo_args& a) {
     return kExitFailure;
   }
   return kExitOk;
+}
+
+}  // namespace
+
+void add_demo_command(CLI::App& app, command_action& chosen) {
+  auto a = std::make_shared<demo_args>();
+  auto* cmd = app.add_subcommand(
+      "demo", "Run Block A* and A*, Theta*, Lazy Theta* on a generated map; print a table, write an SVG");
+  cmd->add_option("--out,-o", a->out, "The picture (written atomically)")->capture_default_str();
+  cmd->add_option("--queries", a->queries, "Number of random queries")->check(whole_number(1, 1000))->capture_default_str();
+  cmd->callback([a, &chosen] { chosen = [a] { return run_demo(*a); }; });
 }
 
 }  // namespace lddb::cli

@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "commands.hpp"
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
 #include "lddb/block_shape.hpp"
@@ -19,6 +20,26 @@
 namespace lddb::cli {
 
 namespace {
+
+struct gen_args {
+  std::string rule_text;  // empty when --like is given
+  int block = 4;
+  std::string out;
+  int threads = 0;
+  std::optional<std::string> corners, diagonal, squeeze;
+  bool no_symmetry = false;
+  std::optional<int> zstd_level;
+  std::optional<std::string> like;
+  bool stats = false;  // print the size after each compression stage
+};
+
+const char* const kGenFooter = R"(Rules: tile, octile, any-angle, with options after a colon, e.g.
+  octile:corners=one-side-free,diagonal=1.5   any-angle:squeeze=allowed
+Examples:
+  lddb gen --rule octile --block 4 --out lddb/octile-4.lddb
+  lddb gen --rule any-angle --squeeze allowed --block 3 --out aa3.lddb --threads 2
+  lddb gen --like lddb/tile-4.lddb --out tile-4-again.lddb
+)";
 
 using clock_type = std::chrono::steady_clock;
 
@@ -103,8 +124,6 @@ class progress_bar {
   bool drawn_ = false;
 };
 
-}  // namespace
-
 int run_gen(const gen_args& a) {
   recipe r;
   if (a.like) {
@@ -173,6 +192,39 @@ int run_gen(const gen_args& a) {
     row("file on disk (zstd)", ec ? 0 : bytes);
   }
   return kExitOk;
+}
+
+}  // namespace
+
+void add_gen_command(CLI::App& app, command_action& chosen) {
+  auto a = std::make_shared<gen_args>();
+  auto* cmd = app.add_subcommand("gen", "Generate a database for a movement rule and block size");
+  auto* rule_opt = cmd->add_option("--rule,-r", a->rule_text,
+                                       "Movement rule: tile, octile, any-angle (options after ':')");
+  auto* block_opt = cmd->add_option("--block,-b", a->block, "Block size b (b x b cells), 2..5")
+                        ->check(whole_number(2, 5))
+                        ->capture_default_str();
+  cmd->add_option("--out,-o", a->out, "Output file (written atomically)")->required();
+  cmd->add_option("--threads,-j", a->threads, "Worker threads; 0 = all cores")
+      ->check(whole_number(0, 1024))
+      ->capture_default_str();
+  auto* corners_opt = cmd->add_option("--corners", a->corners, "Octile corner cutting")
+                          ->check(CLI::IsMember({"forbidden", "one-side-free"}));
+  auto* diagonal_opt =
+      cmd->add_option("--diagonal", a->diagonal, "Octile diagonal cost: sqrt2 or a number in [1, 2]");
+  auto* squeeze_opt = cmd->add_option("--squeeze", a->squeeze, "Any-angle squeezing through double corners")
+                          ->check(CLI::IsMember({"forbidden", "allowed"}));
+  cmd->add_flag("--stats", a->stats, "Print the size after each compression stage");
+  auto* nosym_opt = cmd->add_flag("--no-symmetry", a->no_symmetry,
+                                      "Store every pattern instead of one per symmetry class");
+  auto* zstd_opt = cmd->add_option("--zstd-level", a->zstd_level, "zstd level 1..22; 0 stores sections raw [" + std::to_string(recipe{}.zstd_level) + "]")
+                       ->check(whole_number(0, 22));
+  auto* like_opt = cmd->add_option("--like", a->like,
+                                       "Rebuild with the recipe recorded in this database (byte-identical)");
+  for (CLI::Option* o : {rule_opt, block_opt, corners_opt, diagonal_opt, squeeze_opt, nosym_opt, zstd_opt})
+    like_opt->excludes(o);
+  cmd->footer(kGenFooter);
+  cmd->callback([a, &chosen] { chosen = [a] { return run_gen(*a); }; });
 }
 
 }  // namespace lddb::cli

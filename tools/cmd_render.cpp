@@ -1,7 +1,7 @@
 // tools/cmd_render.cpp: `lddb render`: a map, and the searches of one query, as SVG.
 //
 // Free and blocked cells (blocked runs merged into rectangles, so a 512x512 map stays
-// small), block boundaries when Block A* is drawn, what each search expanded (blocks for
+// small), block boundaries when Block A* is drawn, what each search expanded (nodes for
 // Block A*, cells or vertices for the others) shaded in its colour, each path as a
 // polyline (through cell centres for tile and octile, through corners for any-angle),
 // start and goal markers and a legend. Written atomically.
@@ -9,8 +9,28 @@
 #include <filesystem>
 
 #include "cli_search.hpp"
+#include "commands.hpp"
 
 namespace lddb::cli {
+
+namespace {
+
+struct render_args {
+  std::string map;
+  std::optional<std::string> from, to, rule_text, lddb, heuristic;
+  std::vector<std::string> algos;
+  bool smooth = false;
+  bool fixed_blocks = false;
+  std::string out;
+};
+
+const char* const kRenderFooter = R"(--algo may repeat, each NAME or NAME:RULE (e.g. block-astar:any-angle); the rule after
+the ':' overrides --rule for that one; --lddb serves the block-astar entries.
+Examples:
+  lddb render --map ../shared/maps/dao/arena.map --out arena.svg
+  lddb render --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
+      --algo theta --algo astar --out arena-paths.svg
+)";
 
 int run_render(const render_args& a) {
   if (a.from.has_value() != a.to.has_value()) throw usage_error(a.from ? "--from needs --to" : "--to needs --from");
@@ -110,6 +130,25 @@ int run_render(const render_args& a) {
     return kExitFailure;
   }
   return kExitOk;
+}
+
+}  // namespace
+
+void add_render_command(CLI::App& app, command_action& chosen) {
+  auto a = std::make_shared<render_args>();
+  auto* cmd = app.add_subcommand("render", "Draw a map and the searches of one query as SVG");
+  cmd->add_option("--map,-m", a->map, "Moving AI .map file")->required();
+  cmd->add_option("--from", a->from, "Start X,Y");
+  cmd->add_option("--to", a->to, "Goal X,Y");
+  cmd->add_option("--algo,-a", a->algos, "Algorithm to draw (repeatable): NAME or NAME:RULE");
+  cmd->add_option("--rule,-r", a->rule_text, "Movement rule for every algorithm without its own");
+  cmd->add_option("--lddb", a->lddb, "Database for block-astar");
+  cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean");
+  cmd->add_flag("--smooth", a->smooth, "Smooth the paths");
+  cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
+  cmd->add_option("--out,-o", a->out, "Output .svg file (written atomically)")->required();
+  cmd->footer(std::string(kSearchRulesHelp) + kRenderFooter);
+  cmd->callback([a, &chosen] { chosen = [a] { return run_render(*a); }; });
 }
 
 }  // namespace lddb::cli

@@ -8,8 +8,26 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_search.hpp"
+#include "commands.hpp"
 
 namespace lddb::cli {
+
+namespace {
+
+struct solve_args {
+  std::string map;
+  std::string from, to;
+  std::optional<std::string> rule_text, algo, lddb, heuristic;
+  bool smooth = false;
+  bool json = false;
+  bool fixed_blocks = false;  // any-angle Block A* without open squares (the paper's blocks)
+};
+
+const char* const kSolveFooter = R"(Examples:
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --smooth
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo theta --json
+)";
 
 int run_solve(const solve_args& a) {
   const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
@@ -71,7 +89,7 @@ int run_solve(const solve_args& a) {
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
-                s.algo == algorithm::block_astar ? "blocks" : points);
+                s.algo == algorithm::block_astar ? "nodes" : points);
     std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
     std::printf("time       %.1f \u00b5s%s\n", us,
                 s.smooth ? (" (+ " + format_fixed(static_cast<double>(q.smooth_ns) / 1000.0, 1) + " \u00b5s smoothing)").c_str()
@@ -90,6 +108,25 @@ int run_solve(const solve_args& a) {
     return kExitFailure;
   }
   return kExitOk;
+}
+
+}  // namespace
+
+void add_solve_command(CLI::App& app, command_action& chosen) {
+  auto a = std::make_shared<solve_args>();
+  auto* cmd = app.add_subcommand("solve", "Find one path on a map and check it");
+  cmd->add_option("--map,-m", a->map, "Moving AI .map file")->required();
+  cmd->add_option("--from", a->from, "Start X,Y (a cell; a corner for any-angle)")->required();
+  cmd->add_option("--to", a->to, "Goal X,Y (a cell; a corner for any-angle)")->required();
+  cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
+  cmd->add_option("--algo,-a", a->algo, "block-astar (default), astar, theta or lazy-theta");
+  cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
+  cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
+  cmd->add_flag("--smooth", a->smooth, "Smooth the path (line-of-sight shortcuts)");
+  cmd->add_flag("--json", a->json, "Print JSON instead of text");
+  cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
+  cmd->footer(std::string(kSearchRulesHelp) + kSolveFooter);
+  cmd->callback([a, &chosen] { chosen = [a] { return run_solve(*a); }; });
 }
 
 }  // namespace lddb::cli

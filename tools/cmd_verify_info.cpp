@@ -11,11 +11,17 @@
 #include <set>
 
 #include "cli_common.hpp"
+#include "commands.hpp"
 #include "lddb/format.hpp"
 
 namespace lddb::cli {
 
 namespace {
+
+struct info_args {
+  std::optional<std::string> dir;
+};
+
 
 namespace fs = std::filesystem;
 
@@ -48,8 +54,6 @@ fs::path data_dir(const info_args& a, std::string* source) {
   *source = "built-in default; --dir or LDDB_DATA_DIR choose another";
   return built_in_data_dir();
 }
-
-}  // namespace
 
 int run_verify(const std::vector<std::string>& files) {
   int bad = 0;
@@ -136,6 +140,22 @@ int run_info(const info_args& a) {
   std::printf("\n%d of %zu databases intact.\n", intact, names.size());
   for (const std::string& p : problems) std::printf("%s\n", p.c_str());
   return problems.empty() ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App& app, command_action& chosen) {
+  auto a = std::make_shared<std::vector<std::string>>();
+  auto* cmd = app.add_subcommand("verify", "Check that database files are intact (exit 0 only if all are)");
+  cmd->add_option("FILE", *a, "Database files")->required();
+  cmd->callback([a, &chosen] { chosen = [a] { return run_verify(*a); }; });
+}
+
+void add_info_command(CLI::App& app, command_action& chosen) {
+  auto a = std::make_shared<info_args>();
+  auto* cmd = app.add_subcommand("info", "Open and verify every database shipped in lddb/ and summarise them");
+  cmd->add_option("--dir", a->dir, "Database folder (default: $LDDB_DATA_DIR, else the source tree's lddb/)");
+  cmd->callback([a, &chosen] { chosen = [a] { return run_info(*a); }; });
 }
 
 }  // namespace lddb::cli

@@ -5,283 +5,36 @@
 //   lddb dump    show what a database holds, down to one pattern's entry
 //   lddb info    open and verify every database shipped in lddb/ and summarise them
 //   lddb solve   one query on a map with Block A* or a reference search, path checked
-//   lddb bench   every query of Moving AI scenario files: CSV rows and a summary;
-//                --suite paper: the paper's whole benchmark into docs/benchmarks.md
+//   lddb bench   every query of Moving AI scenario files: CSV rows and a summary
 //   lddb render  a map, the searches of one query and what they expanded, as SVG
 //   lddb demo    Block A* against A*, Theta* and Lazy Theta* on a generated map
 //
-// This file only wires CLI11 to the subcommands (tools/cmd_*.cpp) and turns every error
-// into one line on stderr and an exit status below 128.
-#include <cerrno>
-#include <charconv>
-#include <cstdint>
-#include <cstring>
-#include <cstdio>
-#include <exception>
+// Each command registers its options in its own tools/cmd_*.cpp (commands.hpp); this file
+// only calls them, parses, and runs the chosen command with every error turned into one
+// line on stderr and an exit status below 128.
 #include <iostream>
-#include <new>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cli_common.hpp"
-#include "cli_search.hpp"
-#include "lddb/generator.hpp"
+#include "commands.hpp"
 
-namespace {
-
-using namespace lddb::cli;
-
-const char* const kGenFooter = R"(Rules: tile, octile, any-angle, with options after a colon, e.g.
-  octile:corners=one-side-free,diagonal=1.5   any-angle:squeeze=allowed
-Examples:
-  lddb gen --rule octile --block 4 --out lddb/octile-4.lddb
-  lddb gen --rule any-angle --squeeze allowed --block 3 --out aa3.lddb --threads 2
-  lddb gen --like lddb/tile-4.lddb --out tile-4-again.lddb
-)";
-
-const char* const kDumpFooter = R"(Examples:
-  lddb dump lddb/octile-4.lddb
-  lddb dump lddb/any-angle-4.lddb --pattern 0x0660
-  lddb dump lddb/any-angle-4.lddb --pattern 0x0660 --pair 0,9
-  lddb dump lddb/tile-4.lddb --json | python3 -m json.tool
-)";
-
-const char* const kSearchRules = R"(Algorithms: block-astar (the default; needs a database), astar (tile, octile),
-  theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
-  else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
-  shipped database <data dir>/<rule>-4.lddb ($LDDB_DATA_DIR, else the source tree's lddb/).
-Points are cells for tile and octile, corners (vertex X,Y = top-left corner of cell X,Y)
-for any-angle.
-)";
-
-const char* const kSolveFooter = R"(Examples:
-  lddb solve --map maps/arena.map --from 1,11 --to 40,30
-  lddb solve --map maps/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --smooth
-  lddb solve --map maps/arena.map --from 1,11 --to 40,30 --algo theta --json
-)";
-
-const char* const kBenchFooter = R"(--scen takes a .scen file or a folder (every *.scen below it, sorted). A query's map is
-the path the scenario names if it exists beside the scenario, else the file of the same
-base name beside it; --map overrides it for a single scenario file. --limit N runs the
-first N queries of each file. Only the search call is timed. --threads N solves the
-queries N at a time (lddb/batch.hpp; one search context per thread); every path is still
-checked, and every output but the times is the same for any N. The summary ends with the
-searches' wall time and throughput (queries/s), the largest search state of one context
-(bytes) and the peak resident memory. Exit status 1 when a path is missing or invalid, or
-(octile rule) a length differs from the scenario's optimum.
-Examples:
-  lddb bench --scen ../shared/maps/dao --algo block-astar --csv dao.csv
-  lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --algo theta --limit 100
-  lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --rule any-angle --threads 2
-)";
-
-const char* const kSuiteFooter = R"(
---suite paper runs the paper's benchmark (Yap et al. 2011) instead of --scen, on one
-thread: Table 1 (random maps with 0-50% obstacles, connected random pairs, Euclidean
-heuristic) and Table 2 (an empty 1000x1000 map, zero heuristic), each with octile A*,
-Theta*, Lazy Theta* and any-angle Block A*; then every folder of --maps with its scenario
-queries: the same comparison, and tile and octile Block A* against A* (lengths must
-match). --limit N takes N evenly spaced queries of each scenario file (0: all). It
-replaces the part of --doc between the lines <!-- suite:begin --> and <!-- suite:end -->
-(appending one when absent; the rest of the file is kept), writes the chart to --svg,
-prints progress on stderr, and exits 1 when a path is missing or invalid or a length check
-fails. The defaults take about 25 minutes on 2 idle cores; --pairs, --empty-pairs,
---maps-per-density, --random-side, --empty-side and --densities make smaller runs (0 pairs
-skips a table).
-Examples:
-  lddb bench --suite paper
-  lddb bench --suite paper --limit 10 --pairs 20 --empty-pairs 5 --doc /tmp/b.md --svg /tmp/b.svg
-)";
-
-const char* const kSuiteGroup = "Suite (--suite paper, instead of --scen)";
-
-const char* const kRenderFooter = R"(--algo may repeat, each NAME or NAME:RULE (e.g. block-astar:any-angle); the rule after
-the ':' overrides --rule for that one; --lddb serves the block-astar entries.
-Examples:
-  lddb render --map maps/arena.map --out arena.svg
-  lddb render --map maps/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
-      --algo theta --algo astar --out arena-paths.svg
-)";
-
-// A count option: digits only (no sign, point, exponent or hex), from lo to hi. CLI11's own
-// Range would accept "0x10" and say "Value 2.5 not in range 2 to 5".
-CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
-  const std::string range = hi == UINT64_MAX ? "at least " + std::to_string(lo)
-                                             : "from " + std::to_string(lo) + " to " + std::to_string(hi);
-  return CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
-        std::uint64_t v = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-        if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != end)
-          return "'" + text + "' is not a whole number (expected " + range + ")";
-        if (ec == std::errc::result_out_of_range || v < lo || v > hi) return text + " is out of range (expected " + range + ")";
-        return "";
-      },
-      "N", "whole number");
-}
-
-// A command's result is only as good as its output: a full disk or a closed pipe behind
-// stdout turns success into failure, said on stderr.
-int finish(const std::string& where, int status) {
-  std::cout.flush();
-  const bool cout_ok = !std::cout.fail();
-  errno = 0;
-  const bool stdout_ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
-  if (cout_ok && stdout_ok) return status;
-  const int err = errno;
-  std::cerr << where << ": error: cannot write the output" << (err ? std::string(": ") + std::strerror(err) : "") << "\n";
-  return status == kExitOk ? kExitFailure : status;
-}
-
-}  // namespace
+#ifndef LDDB_VERSION
+#define LDDB_VERSION "unknown"
+#endif
 
 int main(int argc, char** argv) {
+  using namespace lddb::cli;
   CLI::App app{"lddb: build, check and inspect Local Distance Databases, and find paths on grid maps with Block A*"};
-  app.set_version_flag("--version", std::string(lddb::kGeneratorVersion));
-  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("lddb ") + LDDB_VERSION);
+  app.require_subcommand(0, 1);
   app.footer("Run `lddb <command> --help` for a command's options.");
-
-  // ---- gen
-  gen_args gen;
-  auto* gen_cmd = app.add_subcommand("gen", "Generate a database for a movement rule and block size");
-  auto* rule_opt = gen_cmd->add_option("--rule,-r", gen.rule_text,
-                                       "Movement rule: tile, octile, any-angle (options after ':')");
-  auto* block_opt = gen_cmd->add_option("--block,-b", gen.block, "Block size b (b x b cells), 2..5")
-                        ->check(whole_number(2, 5))
-                        ->capture_default_str();
-  gen_cmd->add_option("--out,-o", gen.out, "Output file (written atomically)")->required();
-  gen_cmd->add_option("--threads,-j", gen.threads, "Worker threads; 0 = all cores")
-      ->check(whole_number(0, 1024))
-      ->capture_default_str();
-  auto* corners_opt = gen_cmd->add_option("--corners", gen.corners, "Octile corner cutting")
-                          ->check(CLI::IsMember({"forbidden", "one-side-free"}));
-  auto* diagonal_opt =
-      gen_cmd->add_option("--diagonal", gen.diagonal, "Octile diagonal cost: sqrt2 or a number in [1, 2]");
-  auto* squeeze_opt = gen_cmd->add_option("--squeeze", gen.squeeze, "Any-angle squeezing through double corners")
-                          ->check(CLI::IsMember({"forbidden", "allowed"}));
-  gen_cmd->add_flag("--stats", gen.stats, "Print the size after each compression stage");
-  auto* nosym_opt = gen_cmd->add_flag("--no-symmetry", gen.no_symmetry,
-                                      "Store every pattern instead of one per symmetry class");
-  auto* zstd_opt = gen_cmd->add_option("--zstd-level", gen.zstd_level, "zstd level 1..22; 0 stores sections raw [19]")
-                       ->check(whole_number(0, 22));
-  auto* like_opt = gen_cmd->add_option("--like", gen.like,
-                                       "Rebuild with the recipe recorded in this database (byte-identical)");
-  for (CLI::Option* o : {rule_opt, block_opt, corners_opt, diagonal_opt, squeeze_opt, nosym_opt, zstd_opt})
-    like_opt->excludes(o);
-  gen_cmd->footer(kGenFooter);
-
-  // ---- verify
-  std::vector<std::string> verify_files;
-  auto* verify_cmd = app.add_subcommand("verify", "Check that database files are intact (exit 0 only if all are)");
-  verify_cmd->add_option("FILE", verify_files, "Database files")->required();
-
-  // ---- dump
-  dump_args dump;
-  auto* dump_cmd = app.add_subcommand("dump", "Show a database's header, manifest, sections, statistics and entries");
-  dump_cmd->add_option("FILE", dump.file, "Database file")->required();
-  dump_cmd->add_flag("--json", dump.json, "Print JSON instead of text");
-  dump_cmd->add_flag("--no-stats", dump.no_stats, "Skip the statistics that read every table");
-  auto* pattern_opt =
-      dump_cmd->add_option("--pattern,-p", dump.pattern, "Show one block pattern (pattern_code, decimal or 0x hex)");
-  dump_cmd->add_option("--pair", dump.pair, "With --pattern: only the pair A,B of boundary indices")
-      ->needs(pattern_opt);
-  dump_cmd->footer(kDumpFooter);
-
-  // ---- info
-  info_args info;
-  auto* info_cmd = app.add_subcommand("info", "Open and verify every database shipped in lddb/ and summarise them");
-  info_cmd->add_option("--dir", info.dir, "Database folder (default: $LDDB_DATA_DIR, else the source tree's lddb/)");
-
-  // ---- solve
-  solve_args solve;
-  auto* solve_cmd = app.add_subcommand("solve", "Find one path on a map and check it");
-  solve_cmd->add_option("--map,-m", solve.map, "Moving AI .map file")->required();
-  solve_cmd->add_option("--from", solve.from, "Start X,Y (a cell; a corner for any-angle)")->required();
-  solve_cmd->add_option("--to", solve.to, "Goal X,Y (a cell; a corner for any-angle)")->required();
-  solve_cmd->add_option("--rule,-r", solve.rule_text, "Movement rule (default: the database's, else octile)");
-  solve_cmd->add_option("--algo,-a", solve.algo, "block-astar (default), astar, theta or lazy-theta");
-  solve_cmd->add_option("--lddb", solve.lddb, "Database for block-astar (default: the shipped one for the rule)");
-  solve_cmd->add_option("--heuristic", solve.heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
-  solve_cmd->add_flag("--smooth", solve.smooth, "Smooth the path (line-of-sight shortcuts)");
-  solve_cmd->add_flag("--json", solve.json, "Print JSON instead of text");
-  solve_cmd->add_flag("--fixed-blocks", solve.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
-  solve_cmd->footer(std::string(kSearchRules) + kSolveFooter);
-
-  // ---- bench
-  bench_args bench;
-  auto* bench_cmd = app.add_subcommand("bench", "Run every query of Moving AI scenario files and summarise");
-  bench_cmd->add_option("--scen,-s", bench.scen, "A .scen file, or a folder searched for *.scen (required without --suite)");
-  bench_cmd->add_option("--map,-m", bench.map, "The map for a single scenario file (default: resolved from it)");
-  bench_cmd->add_option("--algo,-a", bench.algo, "block-astar, astar, theta or lazy-theta")->capture_default_str();
-  bench_cmd->add_option("--rule,-r", bench.rule_text, "Movement rule (default: the database's, else octile)");
-  bench_cmd->add_option("--lddb", bench.lddb, "Database for block-astar (default: the shipped one for the rule)");
-  bench_cmd->add_option("--heuristic", bench.heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
-  bench_cmd->add_flag("--smooth", bench.smooth, "Smooth every path (timed apart)");
-  bench_cmd->add_flag("--fixed-blocks", bench.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
-  bench_cmd->add_option("--csv", bench.csv, "Write one CSV row per query here");
-  bench_cmd->add_option("--paths", bench.paths, "Write each query's waypoints here, one query a line");
-  bench_cmd->add_option("--limit", bench.limit,
-                        "Run at most N queries of each scenario file (the rest is not read); with --suite, N evenly "
-                        "spaced ones, 0 = all [" + std::to_string(suite_args::kDefaultLimit) + "]")
-      ->check(whole_number(0, UINT64_MAX));
-  bench_cmd->add_option("--threads,-j", bench.threads, "Search threads (a batch_solver); 0 = all cores")
-      ->check(whole_number(0, 1024))
-      ->capture_default_str();
-  suite_args suite;
-  auto* suite_opt = bench_cmd->add_option("--suite", suite.suite, "Run a benchmark suite instead of --scen: paper")
-                        ->group(kSuiteGroup);
-  bench_cmd->add_option("--maps", suite.maps, "Folder of map folders with .scen files [<source tree>/../shared/maps]")
-      ->group(kSuiteGroup);
-  bench_cmd->add_option("--doc", suite.doc, "Markdown file for the tables, between its suite markers [docs/benchmarks.md]")
-      ->group(kSuiteGroup);
-  bench_cmd->add_option("--svg", suite.svg, "SVG file for the chart [docs/suite.svg]")->group(kSuiteGroup);
-  bench_cmd->add_option("--seed", suite.seed, "Seed of the random maps and pairs")
-      ->check(whole_number(0, UINT64_MAX))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--densities", suite.densities, "Table 1: obstacle percentages, comma-separated")
-      ->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--maps-per-density", suite.maps_per_density, "Table 1: random maps per density")
-      ->check(whole_number(1, 1000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--pairs", suite.pairs, "Table 1: start/goal pairs per random map; 0 skips Table 1")
-      ->check(whole_number(0, 1000000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--random-side", suite.random_side, "Table 1: side of the random maps")
-      ->check(whole_number(8, 4096))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--empty-pairs", suite.empty_pairs, "Table 2: start/goal pairs; 0 skips Table 2")
-      ->check(whole_number(0, 1000000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--empty-side", suite.empty_side, "Table 2: side of the empty map")
-      ->check(whole_number(8, 4096))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--astar-heuristic", suite.astar_heuristic,
-                        "A*'s heuristic in the any-angle comparisons: euclidean (the paper's) or octile")
-      ->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->add_option("--chunk", suite.chunk,
-                        "Queries each algorithm runs in turn before the next takes over (1: each query by every "
-                        "algorithm in turn)")
-      ->check(whole_number(1, 100000))->capture_default_str()->group(kSuiteGroup);
-  bench_cmd->footer(std::string(kSearchRules) + kBenchFooter + kSuiteFooter);
-
-  // ---- render
-  render_args render;
-  auto* render_cmd = app.add_subcommand("render", "Draw a map and the searches of one query as SVG");
-  render_cmd->add_option("--map,-m", render.map, "Moving AI .map file")->required();
-  render_cmd->add_option("--from", render.from, "Start X,Y");
-  render_cmd->add_option("--to", render.to, "Goal X,Y");
-  render_cmd->add_option("--algo,-a", render.algos, "Algorithm to draw (repeatable): NAME or NAME:RULE");
-  render_cmd->add_option("--rule,-r", render.rule_text, "Movement rule for every algorithm without its own");
-  render_cmd->add_option("--lddb", render.lddb, "Database for block-astar");
-  render_cmd->add_option("--heuristic", render.heuristic, "zero, manhattan, octile or euclidean");
-  render_cmd->add_flag("--smooth", render.smooth, "Smooth the paths");
-  render_cmd->add_flag("--fixed-blocks", render.fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
-  render_cmd->add_option("--out,-o", render.out, "Output .svg file (written atomically)")->required();
-  render_cmd->footer(std::string(kSearchRules) + kRenderFooter);
-
-  // ---- demo
-  demo_args demo;
-  auto* demo_cmd = app.add_subcommand(
-      "demo", "Run Block A* and A*, Theta*, Lazy Theta* on a generated map; print a table, write an SVG");
-  demo_cmd->add_option("--out,-o", demo.out, "The picture (written atomically)")->capture_default_str();
-  demo_cmd->add_option("--queries", demo.queries, "Number of random queries")->check(whole_number(1, 1000))->capture_default_str();
+  command_action chosen;
+  for (auto add : {add_gen_command, add_verify_command, add_dump_command, add_info_command, add_solve_command,
+                   add_bench_command, add_render_command, add_demo_command})
+    add(app, chosen);
 
   // CLI11 would only say "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
@@ -296,88 +49,10 @@ int main(int argc, char** argv) {
     }
   }
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string where = "lddb";
-    for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
-    std::cerr << where << ": error: " << e.what() << "\n(run `" << where << " --help` for usage)\n";
-    return kExitUsage;
+  if (const std::optional<int> status = parse_command_line(app, "lddb", argc, argv)) return *status;
+  if (!chosen) {  // no command: the help, as --help prints it
+    std::cout << app.help();
+    return finish_output("lddb", kExitOk);
   }
-
-  std::string where = "lddb";
-  try {
-    if (gen_cmd->parsed()) {
-      where = "lddb gen";
-      return finish(where, run_gen(gen));
-    }
-    if (verify_cmd->parsed()) {
-      where = "lddb verify";
-      return finish(where, run_verify(verify_files));
-    }
-    if (dump_cmd->parsed()) {
-      where = "lddb dump";
-      return finish(where, run_dump(dump));
-    }
-    if (info_cmd->parsed()) {
-      where = "lddb info";
-      return finish(where, run_info(info));
-    }
-    if (solve_cmd->parsed()) {
-      where = "lddb solve";
-      return finish(where, run_solve(solve));
-    }
-    if (bench_cmd->parsed()) {
-      where = "lddb bench";
-      if (suite_opt->count()) {
-        where = "lddb bench --suite";
-        for (const CLI::Option* o : bench_cmd->get_options())  // --scen, --algo, ... do not apply
-          if (o->count() && o->get_group() != kSuiteGroup && o->get_name() != "--limit")
-            suite.foreign.push_back(o->get_name());
-        suite.limit = bench.limit;
-        return finish(where, run_suite(suite));
-      }
-      for (const CLI::Option* o : bench_cmd->get_options())
-        if (o->count() && o->get_group() == kSuiteGroup) throw usage_error(o->get_name() + " applies only with --suite");
-      if (bench.scen.empty())
-        throw usage_error("--scen is required (a .scen file or a folder), or --suite paper for the paper's benchmark");
-      if (bench.limit && *bench.limit == 0)
-        throw usage_error("--limit: 0 is out of range (expected at least 1; --limit 0 means every query only with --suite)");
-      return finish(where, run_bench(bench));
-    }
-    if (render_cmd->parsed()) {
-      where = "lddb render";
-      return finish(where, run_render(render));
-    }
-    if (demo_cmd->parsed()) {
-      where = "lddb demo";
-      return finish(where, run_demo(demo));
-    }
-  } catch (const usage_error& e) {
-    std::cout.flush();
-    std::cerr << where << ": error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const failure& e) {
-    std::cout.flush();
-    std::cerr << where << ": error: " << e.what() << "\n";
-    return kExitFailure;
-  } catch (const std::bad_alloc&) {
-    std::cout.flush();
-    std::cerr << where << ": error: out of memory\n";
-    return kExitFailure;
-  } catch (const std::exception& e) {
-    std::cout.flush();
-    std::cerr << where << ": error: " << e.what() << "\n";
-    return kExitFailure;
-  } catch (...) {
-    std::cerr << where << ": error: unexpected failure\n";
-    return kExitFailure;
-  }
-  return kExitUsage;
+  return run_command("lddb " + app.get_subcommands().front()->get_name(), chosen);
 }

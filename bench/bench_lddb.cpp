@@ -1,6 +1,6 @@
 // Benchmarks for the database itself: generation per rule, open + verify. (Lookups are in
 // bench_search.cpp, with the other parts of a query.)
-// Run: build/tools/bench_lddb [--benchmark_repetitions=5]. Needs the shipped lddb/ files.
+// Run: build/bench/bench_lddb [--benchmark_repetitions=5]. Needs the shipped lddb/ files.
 #include <benchmark/benchmark.h>
 
 #include <string>

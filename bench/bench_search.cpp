@@ -1,12 +1,13 @@
 // Microbenchmarks of the pieces a query is made of: a database lookup, one Block A*
-// block expansion, the reference searches' heap, the any-angle line-of-sight test, a map
-// update, and Block A*'s start/goal initialisation.
+// expansion, one heap operation of the reference searches (A*, Theta*, Lazy Theta*), the
+// any-angle line-of-sight test, a map update, and Block A*'s start/goal initialisation.
+// Public headers only: what a game linking lddb_runtime can call.
 //
 // Every benchmark reports `per_op`, the CPU time of one operation (the operation is named
 // in each comment; in seconds in JSON), so one table holds them all: scripts/bench_micro.sh.
 // Inputs are fixed: a generated 512 x 512 rooms map and fixed-seed random choices, so two
 // runs measure the same work. Needs the shipped lddb/*-4.lddb files.
-// Run: build/tools/bench_search [--benchmark_filter=...] [--benchmark_repetitions=5]
+// Run: build/bench/bench_search [--benchmark_filter=...] [--benchmark_repetitions=5]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -20,12 +21,12 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/segments.hpp"
 #include "lddb/point.hpp"
 #include "lddb/search.hpp"
-#include "node_search.hpp"  // private (runtime/src): the reference searches' heap
 
 namespace {
 
@@ -79,6 +80,18 @@ lddb::point random_endpoint(std::mt19937& rng) {
 
 using lddb::query;  // a start and a goal (lddb/batch.hpp)
 
+// 32 random queries of the bench map that `search` (query -> found) answers, drawn from `seed`.
+template <typename Search>
+std::vector<query> found_queries(std::uint32_t seed, Search search) {
+  std::mt19937 rng(seed);
+  std::vector<query> queries;
+  while (queries.size() < 32) {
+    const query q{random_endpoint(rng), random_endpoint(rng)};
+    if (search(q)) queries.push_back(q);
+  }
+  return queries;
+}
+
 // Database lookup: one database::cost for a random pattern and pair of boundary points.
 // Operation: one lookup.
 void BM_CostLookup(benchmark::State& state) {
@@ -103,9 +116,10 @@ void BM_CostLookup(benchmark::State& state) {
 }
 BENCHMARK(BM_CostLookup)->DenseRange(0, 2);
 
-// Block expansion: Block A* on 32 fixed random queries of the bench map (all found), warm
-// context and reused result. Operation: one expanded block (search_stats::expanded), so
-// the figure includes each query's share of initialisation and path reconstruction.
+// Block A* expansion: Block A* on 32 fixed random queries of the bench map (all found), warm
+// context and reused result. Operation: one expanded node (search_stats::expanded: a block,
+// or an open square for any-angle), so the figure includes each query's share of
+// initialisation and path reconstruction.
 void BM_BlockExpansion(benchmark::State& state) {
   const int index = static_cast<int>(state.range(0));
   const auto db = database_for(state);
@@ -114,13 +128,10 @@ void BM_BlockExpansion(benchmark::State& state) {
   const lddb::search_options opt(lddb::default_heuristic(db->movement()));
   lddb::search_context ctx;
   lddb::search_result res;
-  std::mt19937 rng(11);
-  std::vector<query> queries;
-  while (queries.size() < 32) {
-    const query q{random_endpoint(rng), random_endpoint(rng)};
+  const std::vector<query> queries = found_queries(11, [&](const query& q) {
     lddb::block_astar(*db, map, q.start, q.goal, opt, ctx, res);
-    if (res.found()) queries.push_back(q);
-  }
+    return res.found();
+  });
   std::uint64_t expanded = 0;
   for (auto _ : state) {
     for (const query& q : queries) {
@@ -131,36 +142,47 @@ void BM_BlockExpansion(benchmark::State& state) {
   }
   report_ops(state, static_cast<double>(expanded));
   const double per_pass = static_cast<double>(expanded) / static_cast<double>(queries.size());
-  state.counters["blocks_per_query"] = benchmark::Counter(per_pass, benchmark::Counter::kAvgIterations);
+  state.counters["nodes_per_query"] = benchmark::Counter(per_pass, benchmark::Counter::kAvgIterations);
   state.SetLabel(kRules[index]);
 }
 BENCHMARK(BM_BlockExpansion)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
-// Heap: the indexed 4-ary heap of A*, Theta* and Lazy Theta* (runtime/src/node_search.hpp),
-// held at range(0) entries: each iteration pops the least entry and pushes one with a key a
-// little larger, as a search does. Operation: one push or one pop (two per iteration).
-void BM_HeapPushPop(benchmark::State& state) {
-  const auto size = static_cast<std::uint32_t>(state.range(0));
-  lddb::node_search_state heap;
-  heap.begin(size);
-  std::mt19937 rng(13);
-  for (std::uint32_t id = 0; id < size; ++id) {
-    const lddb::cost_t g = (rng() % 1024) * lddb::kCostOne;
-    heap.push(id, g + (rng() % 64) * lddb::kCostOne, g);
-  }
-  std::vector<lddb::cost_t> steps(kInputs);
-  for (auto& s : steps) s = (rng() % 4) * lddb::kCostOne + (rng() % 2) * lddb::kSqrt2Cost;
-  std::size_t i = 0;
+// Reference searches: A* (octile), Theta* and Lazy Theta* (any-angle) on 32 fixed random
+// queries of the bench map (all found), warm context and reused result. Operation: one heap
+// operation (search_stats::heap_ops: a push, pop or decrease-key), so the figure is the
+// search's whole time spread over its heap operations, not the heap's alone.
+void BM_ReferenceSearch(benchmark::State& state) {
+  static const char* const kNames[] = {"astar octile", "theta any-angle", "lazy-theta any-angle"};
+  const int which = static_cast<int>(state.range(0));
+  const lddb::rule r = which == 0 ? lddb::rule::octile() : lddb::rule::any_angle();
+  const lddb::grid_map& map = bench_map();
+  const lddb::search_options opt(lddb::default_heuristic(r));
+  lddb::search_context ctx;
+  lddb::search_result res;
+  auto search = [&](const query& q) {
+    if (which == 0)
+      lddb::astar(r, map, q.start, q.goal, opt, ctx, res);
+    else if (which == 1)
+      lddb::theta_star(r, map, q.start, q.goal, opt, ctx, res);
+    else
+      lddb::lazy_theta_star(r, map, q.start, q.goal, opt, ctx, res);
+  };
+  const std::vector<query> queries = found_queries(13, [&](const query& q) {
+    search(q);
+    return res.found();
+  });
+  std::uint64_t heap_ops = 0;
   for (auto _ : state) {
-    const lddb::node_search::heap_entry top = heap.pop();
-    heap.push(top.id, top.f + steps[i], top.g + steps[i]);
-    i = (i + 1) & (kInputs - 1);
+    for (const query& q : queries) {
+      search(q);
+      heap_ops += res.stats.heap_ops;
+    }
+    benchmark::DoNotOptimize(res.cost);
   }
-  benchmark::DoNotOptimize(heap.open_top());
-  report_ops(state, 2.0 * static_cast<double>(state.iterations()));
-  state.SetLabel(std::to_string(size) + " entries");
+  report_ops(state, static_cast<double>(heap_ops));
+  state.SetLabel(kNames[which]);
 }
-BENCHMARK(BM_HeapPushPop)->Arg(256)->Arg(16384);
+BENCHMARK(BM_ReferenceSearch)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
 // Line of sight: segment_legal, the any-angle segment test of Theta*, Lazy Theta* and
 // smoothing (lddb/segments.hpp), on random legal segments of the bench map whose coordinates
