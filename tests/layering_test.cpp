@@ -1,0 +1,116 @@
+// layering_test: the folders are libraries and follow the data (docs/architecture.md).
+//   core -> format -> generator;  core + format -> runtime -> checker, io -> tools, bench.
+// A library includes only its own headers and the public headers (FOLDER/include/lddb/) of
+// the libraries below it; a private header (FOLDER/src/...) is included only from its
+// own folder. (The one exception: bench includes tools' command-line library, lddb_cli.) Product sources stay small enough to read: none over kMaxLines lines.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each library folder and the libraries it may include from.
+const std::map<std::string, std::set<std::string>>& allowed() {
+  static const std::map<std::string, std::set<std::string>> a{
+      {"core", {}},
+      {"format", {"core"}},
+      {"generator", {"core", "format"}},
+      {"runtime", {"core", "format"}},
+      {"checker", {"core", "runtime"}},
+      {"io", {"core", "runtime"}},
+      {"tools", {"core", "format", "generator", "runtime", "checker", "io"}},
+      // bench shares the command-line library of tools (lddb_cli: option parsing, search
+      // runs, reports), whose headers sit at the top of tools/.
+      {"bench", {"core", "format", "generator", "runtime", "checker", "io", "tools"}},
+  };
+  return a;
+}
+
+constexpr int kMaxLines = 560;  // "about 500"
+
+fs::path source() { return fs::path(LDDB_SOURCE_DIR); }
+
+bool is_source(const fs::path& p) {
+  const std::string e = p.extension().string();
+  return e == ".cpp" || e == ".hpp" || e == ".h";
+}
+
+// Which library's public include/ folder holds lddb/NAME.
+std::map<std::string, std::string> public_headers() {
+  std::map<std::string, std::string> owner;
+  for (const auto& [lib, deps] : allowed()) {
+    const fs::path inc = source() / lib / "include" / "lddb";
+    if (!fs::exists(inc)) continue;
+    for (const auto& f : fs::recursive_directory_iterator(inc))
+      if (f.is_regular_file()) owner["lddb/" + fs::relative(f.path(), inc).generic_string()] = lib;
+  }
+  return owner;
+}
+
+TEST(layering, every_library_includes_only_itself_and_the_libraries_below_it) {
+  const auto owner = public_headers();
+  ASSERT_TRUE(owner.count("lddb/rule.hpp")) << "core's headers not found under " << source();
+  const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  int files = 0;
+  for (const auto& [lib, deps] : allowed()) {
+    const fs::path root = source() / lib;
+    if (!fs::exists(root)) continue;
+    for (const auto& f : fs::recursive_directory_iterator(root)) {
+      if (!f.is_regular_file() || !is_source(f.path())) continue;
+      ++files;
+      std::ifstream in(f.path());
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        std::smatch m;
+        if (!std::regex_search(line, m, include_re)) continue;
+        const std::string inc = m[1];
+        const std::string where = fs::relative(f.path(), source()).generic_string() + ":" + std::to_string(n);
+        const auto it = owner.find(inc);
+        if (it != owner.end()) {
+          EXPECT_TRUE(it->second == lib || deps.count(it->second))
+              << where << ": " << lib << " includes " << inc << " of " << it->second << ", a library above it";
+          continue;
+        }
+        // A private header: it must lie in this library's own folder, beside the file or
+        // on a path relative to the folder's src/.
+        const bool beside = fs::exists(f.path().parent_path() / inc);
+        bool in_src = fs::exists(root / "src" / inc);
+        if (!in_src && lib == "bench") in_src = fs::exists(source() / "tools" / inc);
+        const bool in_self = (beside && fs::weakly_canonical(f.path().parent_path() / inc).string().rfind(
+                                            fs::weakly_canonical(root).string(), 0) == 0) ||
+                             in_src;
+        EXPECT_TRUE(in_self) << where << ": " << lib << " includes \"" << inc
+                             << "\", which is neither its own header nor a public header of a library below it";
+      }
+    }
+  }
+  EXPECT_GT(files, 30);
+}
+
+TEST(layering, no_product_source_is_over_about_500_lines) {
+  int files = 0;
+  for (const auto& [lib, deps] : allowed()) {
+    const fs::path root = source() / lib;
+    if (!fs::exists(root)) continue;
+    for (const auto& f : fs::recursive_directory_iterator(root)) {
+      if (!f.is_regular_file() || !is_source(f.path())) continue;
+      ++files;
+      std::ifstream in(f.path());
+      int lines = 0;
+      for (std::string line; std::getline(in, line);) ++lines;
+      EXPECT_LE(lines, kMaxLines) << fs::relative(f.path(), source()).generic_string() << " has " << lines
+                                  << " lines";
+    }
+  }
+  EXPECT_GT(files, 30);
+}
+
+}  // namespace
