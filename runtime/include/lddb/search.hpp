@@ -41,7 +41,7 @@ enum class search_status : std::uint8_t {
 const char* search_status_name(search_status s);
 
 struct search_stats {
-  std::uint64_t expanded = 0;   // blocks (Block A*) or nodes popped for expansion
+  std::uint64_t expanded = 0;   // nodes popped for expansion: blocks or open squares (Block A*), cells or vertices
   std::uint64_t generated = 0;  // points whose g-value improved
   std::uint64_t heap_ops = 0;   // pushes, pops and decrease-keys
   std::uint64_t los_checks = 0; // line-of-sight tests (Theta*, smoothing)
@@ -74,7 +74,7 @@ struct search_options {
   bool record_expanded = false;
   // Block A*: refuse (rule_mismatch) unless the database holds exactly this rule.
   std::optional<rule> expected_rule;
-  // Stop with budget_exhausted after this many expansions (blocks for Block A*, cells
+  // Stop with budget_exhausted after this many expansions (nodes for Block A*, cells
   // or vertices for the others); 0: no limit.
   std::uint64_t max_expansions = 0;
   // Block A*, any-angle with b <= 4: search each aligned 4 x 4, or else 2 x 2, group of
