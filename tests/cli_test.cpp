@@ -272,6 +272,7 @@ TEST_F(cli, PatternOutOfRangeNamesTheFile) {
 TEST_F(cli, UsageErrors) {
   expect_clean_failure(run("frobnicate"), "frobnicate");
   expect_clean_failure(run("verify"), "FILE");
+  expect_clean_failure(run("bench --suite paper"), "lddb-bench suite paper");
   for (const char* sub : {"gen", "verify", "dump", "info"}) {
     const run_result r = run(std::string(sub) + " --help");
     EXPECT_EQ(r.status, 0) << sub << "\n" << r.all();

@@ -49,6 +49,15 @@ int main(int argc, char** argv) {
     }
   }
 
+  // The paper's benchmark left this program for lddb-bench: say where it went.
+  if (argc > 2 && std::string(argv[1]) == "bench")
+    for (int i = 2; i < argc; ++i)
+      if (std::string(argv[i]).rfind("--suite", 0) == 0) {
+        std::cerr << "lddb bench: error: the paper's benchmark is its own program: `lddb-bench suite paper` "
+                     "(build/bench/lddb-bench)\n";
+        return kExitUsage;
+      }
+
   if (const std::optional<int> status = parse_command_line(app, "lddb", argc, argv)) return *status;
   if (!chosen) {  // no command: the help, as --help prints it
     std::cout << app.help();
