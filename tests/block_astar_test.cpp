@@ -929,6 +929,14 @@ TEST(BlockAStar, InvalidAndDegenerateQueries) {
         const grid_map wrong = copy_cells(map, other);
         expect_status(db, wrong, {1, 1}, {3, 3}, search_status::rule_mismatch,
                       "map block size " + std::to_string(other) + " with a b=" + std::to_string(b) + " database");
+        // The message says how to fix it, and the fix works.
+        lddb::search_context ctx;
+        const lddb::search_options opt(lddb::default_heuristic(db.movement()));
+        const search_result r = lddb::block_astar(db, wrong, {1, 1}, {3, 3}, opt, ctx);
+        EXPECT_NE(r.message.find("set_block_size(" + std::to_string(b) + ")"), std::string::npos) << r.message;
+        grid_map fixed = wrong;
+        fixed.set_block_size(b);
+        EXPECT_NE(lddb::block_astar(db, fixed, {1, 1}, {3, 3}, opt, ctx).status, search_status::rule_mismatch);
       }
     }
 }

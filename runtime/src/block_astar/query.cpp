@@ -48,7 +48,9 @@ bool block_search::begin(search_result& r) {
   if (map_.block() != b_) {
     r.status = search_status::rule_mismatch;
     r.message = "map is cut into " + std::to_string(map_.block()) + "x" + std::to_string(map_.block()) +
-                " blocks but " + db_.path() + " holds " + std::to_string(b_) + "x" + std::to_string(b_) + " blocks";
+                " blocks but " + db_.path() + " holds " + std::to_string(b_) + "x" + std::to_string(b_) +
+                " blocks: call set_block_size(" + std::to_string(b_) + ") on the map, or pass " + std::to_string(b_) +
+                " as load_map's block size";
     return false;
   }
   if (!prepare_endpoints(rule_, map_, q_.start, q_.goal, q_.options, r)) return false;
