@@ -130,8 +130,36 @@ TEST_F(cli_search, SolveTextReportsPathAndCheck) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   const double want = oracle::least_cost(lddb::rule::octile(), oracle_grid(kMapText), {0, 0}, {19, 11});
   char text[64];
-  std::snprintf(text, sizeof text, "length     %.4f\n", want);
+  std::snprintf(text, sizeof text, "cost       %.4f (the rule's)\n", want);
   EXPECT_NE(r.out.find(text), std::string::npos) << "want " << want << "\n" << r.out;
+}
+
+// cost is the rule's (a diagonal at 1.5), length the Euclidean length of the waypoints:
+// with diagonal 1.5 they differ, and each is what it says.
+TEST_F(cli_search, SolveTellsCostFromLength) {
+  const fs::path dir = data_dir();
+  const fs::path db15 = dir / "octile-diagonal-1.5-3.lddb";
+  if (!fs::exists(db15)) {
+    const fs::path tmp = dir / ("octile-diagonal-1.5-3.lddb." + std::to_string(::getpid()));
+    ASSERT_EQ(run("gen --rule octile:diagonal=1.5 --block 3 --zstd-level 1 --out " + quote(tmp)).status, 0);
+    fs::rename(tmp, db15);
+  }
+  const lddb::rule r15 = *lddb::rule::parse("octile:diagonal=1.5");
+  const run_result r = run("solve " + map_arg() + " --from 0,0 --to 19,11 --json --lddb " + quote(db15));
+  ASSERT_EQ(r.status, 0) << r.all();
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const double want_cost = oracle::least_cost(r15, oracle_grid(kMapText), {0, 0}, {19, 11});
+  EXPECT_NEAR(j["cost"].get<double>(), want_cost, 1e-6) << r.out;
+  double euclid = 0;
+  for (std::size_t i = 1; i < j["path"].size(); ++i)
+    euclid += std::hypot(j["path"][i][0].get<double>() - j["path"][i - 1][0].get<double>(),
+                         j["path"][i][1].get<double>() - j["path"][i - 1][1].get<double>());
+  EXPECT_NEAR(j["length"].get<double>(), euclid, 1e-9) << r.out;
+  EXPECT_GT(j["cost"].get<double>(), j["length"].get<double>() + 0.5) << "a path with diagonals costs more at 1.5";
+  const run_result t = run("solve " + map_arg() + " --from 0,0 --to 19,11 --lddb " + quote(db15));
+  ASSERT_EQ(t.status, 0) << t.all();
+  EXPECT_NE(t.out.find("cost       "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("(Euclidean, of the waypoints)"), std::string::npos) << t.out;
 }
 
 TEST_F(cli_search, SolveEveryAlgorithmGivesACheckedOptimalOrValidPath) {

@@ -1,6 +1,6 @@
 // tools/cmd_solve.cpp: `lddb solve`: one query on a map, its path checked.
 //
-// Prints the waypoints, length, expansions, heap operations, time and status, then what
+// Prints the waypoints, cost (the rule's) and length (Euclidean), expansions, heap operations, time and status, then what
 // the independent checker (lddb/checker.hpp) says of the path. Exit status 0 when a path
 // was found and is valid, 1 when there is no path or the path is invalid.
 #include <cstdio>
@@ -65,8 +65,10 @@ int run_solve(const solve_args& a) {
     nlohmann::json path = nlohmann::json::array();
     for (const point& p : q.path) path.push_back({p.x, p.y});
     j["path"] = path;
-    j["length"] = r.found() ? nlohmann::json(q.length) : nlohmann::json(nullptr);
+    // cost: the rule's cost of the path (octile with diagonal 1.5 prices a diagonal 1.5);
+    // length: the Euclidean length of the waypoints. They differ only for such rules.
     j["cost"] = r.found() ? nlohmann::json(cost_to_double(r.cost)) : nlohmann::json(nullptr);
+    j["length"] = r.found() ? nlohmann::json(path_length(q.path)) : nlohmann::json(nullptr);
     j["expanded"] = r.stats.expanded;
     j["generated"] = r.stats.generated;
     j["heap_ops"] = r.stats.heap_ops;
@@ -85,7 +87,8 @@ int run_solve(const solve_args& a) {
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
     std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());
     if (r.found()) {
-      std::printf("length     %s\n", format_length(q.length).c_str());
+      std::printf("cost       %s (the rule's)\n", format_length(q.length).c_str());
+      std::printf("length     %s (Euclidean, of the waypoints)\n", format_length(path_length(q.path)).c_str());
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),

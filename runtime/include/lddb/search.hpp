@@ -55,11 +55,16 @@ struct search_result {
   // budget_exhausted: the path to the most promising point reached (least g + h), so a
   // unit can start moving while the search goes on or is retried.
   std::vector<point> path;
-  cost_t cost = kUnreachable;  // the search's own fixed-point cost (of `path`)
+  // The rule's cost of `path`, fixed point (cost_to_double gives units of length): what the
+  // search minimises. Octile with a diagonal cost other than sqrt(2) prices each diagonal
+  // move at that cost, so there it differs from `length`.
+  cost_t cost = kUnreachable;
   // budget_exhausted: the least g + h still open; for tile and octile with an admissible
   // heuristic, a lower bound on the optimal cost.
   cost_t lower_bound = 0;
-  double length = 0;           // computed from the waypoints in double precision
+  // The Euclidean length of the waypoints, in double precision: the distance a unit walks,
+  // whatever the rule charges for it (see `cost`).
+  double length = 0;
   search_stats stats;
   // Blocks (Block A*) or cells/vertices (others) the search expanded, for pictures;
   // filled only when search_options::record_expanded is set.
