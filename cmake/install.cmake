@@ -1,0 +1,35 @@
+# Install rules (LDDB_INSTALL): public headers, the static libraries and liblddb.so, the
+# `lddb` program, the shipped databases, the CMake package (find_package(lddb 1.0 CONFIG))
+# and lddb.pc for pkg-config.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(LDDB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/lddb)
+
+foreach(folder core format generator runtime checker io)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/include/lddb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+
+install(TARGETS lddb_core lddb_format lddb_generator lddb_runtime lddb_checker lddb_io lddb_shared
+        EXPORT lddbTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(LDDB_BUILD_TOOLS)
+  install(TARGETS lddb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+file(GLOB LDDB_SHIPPED_DATABASES ${PROJECT_SOURCE_DIR}/lddb/*.lddb)
+install(FILES ${LDDB_SHIPPED_DATABASES} DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb)
+
+install(EXPORT lddbTargets NAMESPACE lddb:: DESTINATION ${LDDB_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lddbConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/lddbConfig.cmake INSTALL_DESTINATION ${LDDB_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/lddbConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/lddbConfig.cmake ${PROJECT_BINARY_DIR}/lddbConfigVersion.cmake
+        DESTINATION ${LDDB_CMAKE_DIR})
+
+# lddb.pc finds its prefix from its own folder, so the install can move.
+file(RELATIVE_PATH LDDB_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/lddb.pc.in ${PROJECT_BINARY_DIR}/lddb.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/lddb.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs build/ (scripts/test.sh builds it) into a temporary prefix and uses it as a new
+# user would: compiles every installed runtime, core and format header with only
+# -I PREFIX/include (in one file), builds tests/consumer against the CMake package
+# (find_package(lddb 1.0 CONFIG), lddb::runtime) and the same program with pkg-config
+# against liblddb.so, and runs both on a shipped database from PREFIX/share/lddb.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+src=$PWD
+
+if [[ ! -f build/CMakeCache.txt ]]; then
+  echo "install_check.sh: no build/ folder; run scripts/test.sh first" >&2
+  exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+db=$prefix/share/lddb/octile-4.lddb
+
+step() { echo "install_check.sh: $*"; }
+
+step "cmake --install build --prefix $prefix"
+cmake --install build --prefix "$prefix" >"$work/install.log"
+step "installed $(find "$prefix" \( -type f -o -type l \) | wc -l) files and links:"
+(cd "$prefix" && find . \( -type f -o -type l \) | sort | sed 's|^\./|  |')
+
+step "one file including every installed core, format and runtime header, with only -I $prefix/include"
+headers=(core format runtime)
+for h in "${headers[@]}"; do
+  for f in "$src/$h"/include/lddb/*.hpp; do
+    echo "#include \"lddb/$(basename "$f")\""
+  done
+done >"$work/all_headers.cpp"
+echo 'int main() { return 0; }' >>"$work/all_headers.cpp"
+c++ -std=c++20 -Wall -Wextra -Werror -fsyntax-only -I "$prefix/include" "$work/all_headers.cpp"
+step "  $(grep -c '#include' "$work/all_headers.cpp") headers compile"
+
+step "CMake consumer: find_package(lddb 1.0 CONFIG REQUIRED), links lddb::runtime"
+cmake -S tests/consumer -B "$work/consumer-cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" >"$work/consumer-cmake.log"
+cmake --build "$work/consumer-cmake" >>"$work/consumer-cmake.log"
+"$work/consumer-cmake/consumer" "$db"
+
+step "pkg-config consumer: c++ \$(pkg-config --cflags --libs lddb), links liblddb.so"
+pc=$(find "$prefix" -name lddb.pc)
+export PKG_CONFIG_PATH=$(dirname "$pc")
+libdir=$(pkg-config --variable=libdir lddb)
+step "  pkg-config --modversion lddb: $(pkg-config --modversion lddb)"
+c++ -std=c++20 -O2 tests/consumer/consumer.cpp -o "$work/consumer-pc" $(pkg-config --cflags --libs lddb) \
+  -Wl,-rpath,"$libdir"
+step "  $(readelf -d "$work/consumer-pc" | grep -o 'liblddb[^]]*')"
+"$work/consumer-pc" "$db"
+
+step "ok"
