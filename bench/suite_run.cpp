@@ -23,7 +23,7 @@ using steady = std::chrono::steady_clock;
 
 // The source tree: the parent of the shipped databases' folder.
 fs::path source_dir() {
-  const fs::path data(built_in_data_dir());
+  const fs::path data(default_data_dir());
   return data.has_parent_path() ? data.parent_path() : fs::path(".");
 }
 

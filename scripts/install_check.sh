@@ -43,12 +43,20 @@ cmake --build "$work/consumer-cmake" >>"$work/consumer-cmake.log"
 
 step "pkg-config consumer: c++ \$(pkg-config --cflags --libs lddb), links liblddb.so"
 pc=$(find "$prefix" -name lddb.pc)
-export PKG_CONFIG_PATH=$(dirname "$pc")
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
 libdir=$(pkg-config --variable=libdir lddb)
 step "  pkg-config --modversion lddb: $(pkg-config --modversion lddb)"
 c++ -std=c++20 -O2 tests/consumer/consumer.cpp -o "$work/consumer-pc" $(pkg-config --cflags --libs lddb) \
   -Wl,-rpath,"$libdir"
 step "  $(readelf -d "$work/consumer-pc" | grep -o 'liblddb[^]]*')"
 "$work/consumer-pc" "$db"
+
+step "the installed lddb finds the databases beside it (PREFIX/share/lddb), with no LDDB_DATA_DIR"
+info=$(env -u LDDB_DATA_DIR "$prefix/bin/lddb" info)
+grep -qF "databases in $prefix/share/lddb (beside the program)" <<<"$info" ||
+  { echo "install_check.sh: lddb info looked elsewhere:" >&2; echo "$info" >&2; exit 1; }
+grep -q "3 of 3 databases intact" <<<"$info" || { echo "$info" >&2; exit 1; }
+step "  $(head -1 <<<"$info")"
 
 step "ok"

@@ -10,10 +10,6 @@
 #include <cstring>
 #include <filesystem>
 
-#ifndef LDDB_DEFAULT_DATA_DIR
-#define LDDB_DEFAULT_DATA_DIR "lddb"
-#endif
-
 namespace lddb::cli {
 
 namespace fs = std::filesystem;
@@ -106,8 +102,6 @@ std::string format_bytes(std::uint64_t bytes) {
   }
   return buf;
 }
-
-std::string built_in_data_dir() { return LDDB_DEFAULT_DATA_DIR; }
 
 std::string database_file_name(const rule& r, int block) {
   std::string name = r.name();

@@ -71,9 +71,6 @@ std::string format_bytes(std::uint64_t bytes);
 
 // "octile-4.lddb": the name lddb/ uses for the database of a rule and block size.
 std::string database_file_name(const rule& r, int block);
-// The shipped databases' folder baked in at build time (the source tree's lddb/), before
-// $LDDB_DATA_DIR or --dir choose another.
-std::string built_in_data_dir();
 
 // Prints rows as aligned columns separated by two spaces; row 0 is the heading. Columns
 // whose index is in right_aligned are right-aligned (numbers).

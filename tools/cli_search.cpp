@@ -93,10 +93,7 @@ std::string format_length(double v) { return std::isfinite(v) ? format_fixed(v, 
 
 // ----------------------------------------------------------------------------- set-up
 
-std::string default_data_dir() {
-  if (const char* env = std::getenv("LDDB_DATA_DIR"); env && *env) return env;
-  return built_in_data_dir();
-}
+std::string default_data_dir() { return find_data_dir().path; }
 
 std::string search_setup::label() const {
   const bool fixed = algo == algorithm::block_astar && movement.on_vertices() && !open_squares;

@@ -14,6 +14,7 @@
 
 #include "cli_common.hpp"
 #include "lddb/checker.hpp"
+#include "lddb/data_dir.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
@@ -35,7 +36,8 @@ heuristic_kind parse_heuristic(const std::string& text, const std::string& optio
 // "X,Y" (spaces allowed around the numbers); throws usage_error naming `option`.
 point parse_point(const std::string& text, const std::string& option);
 
-// The folder of shipped databases: $LDDB_DATA_DIR, else the source tree's lddb/.
+// The folder of shipped databases, in the order of lddb/data_dir.hpp ($LDDB_DATA_DIR, the
+// program's ../share/lddb, the install's, the source tree's).
 std::string default_data_dir();
 
 // An algorithm with its rule, database and heuristic, resolved from the options:

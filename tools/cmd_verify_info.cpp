@@ -12,6 +12,7 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "lddb/data_dir.hpp"
 #include "lddb/format.hpp"
 
 namespace lddb::cli {
@@ -41,18 +42,12 @@ std::string self_path() {
   return ec ? std::string("lddb") : p.string();
 }
 
-// --dir, else $LDDB_DATA_DIR, else the folder baked in at build time.
+// --dir, else the order of lddb/data_dir.hpp ($LDDB_DATA_DIR, ../share/lddb beside the
+// program, the install's, the source tree's).
 fs::path data_dir(const info_args& a, std::string* source) {
-  if (a.dir) {
-    *source = "from --dir";
-    return *a.dir;
-  }
-  if (const char* env = std::getenv("LDDB_DATA_DIR"); env && *env) {
-    *source = "from LDDB_DATA_DIR";
-    return env;
-  }
-  *source = "built-in default; --dir or LDDB_DATA_DIR choose another";
-  return built_in_data_dir();
+  const data_dir_choice d = find_data_dir(a.dir ? *a.dir : std::string());
+  *source = d.source == "given" ? "from --dir" : d.source;
+  return d.path;
 }
 
 int run_verify(const std::vector<std::string>& files) {
@@ -154,7 +149,7 @@ void add_verify_command(CLI::App& app, command_action& chosen) {
 void add_info_command(CLI::App& app, command_action& chosen) {
   auto a = std::make_shared<info_args>();
   auto* cmd = app.add_subcommand("info", "Open and verify every database shipped in lddb/ and summarise them");
-  cmd->add_option("--dir", a->dir, "Database folder (default: $LDDB_DATA_DIR, else the source tree's lddb/)");
+  cmd->add_option("--dir", a->dir, "Database folder (default: $LDDB_DATA_DIR, else share/lddb beside the program, the install's, the source tree's lddb/)");
   cmd->callback([a, &chosen] { chosen = [a] { return run_info(*a); }; });
 }
 
