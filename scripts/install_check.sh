@@ -47,6 +47,7 @@ PKG_CONFIG_PATH=$(dirname "$pc")
 export PKG_CONFIG_PATH
 libdir=$(pkg-config --variable=libdir lddb)
 step "  pkg-config --modversion lddb: $(pkg-config --modversion lddb)"
+# shellcheck disable=SC2046  # pkg-config prints several flags, split on purpose
 c++ -std=c++20 -O2 tests/consumer/consumer.cpp -o "$work/consumer-pc" $(pkg-config --cflags --libs lddb) \
   -Wl,-rpath,"$libdir"
 step "  $(readelf -d "$work/consumer-pc" | grep -o 'liblddb[^]]*')"
