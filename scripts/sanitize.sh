@@ -33,6 +33,7 @@ configure() {  # folder, sanitizer list, extra cmake args...
   cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_CXX_FLAGS="-fsanitize=$san -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+    -DCMAKE_C_FLAGS="-fsanitize=$san -fno-sanitize-recover=all -fno-omit-frame-pointer" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$san" "$@" >/dev/null
 }
 
