@@ -20,7 +20,7 @@
  *
  * Status. Every call returns an lddb_status; anything but LDDB_OK comes with a message for
  * the calling thread, lddb_last_error(), that names the argument or file and the problem.
- * Each call clears the message first. Outputs are written only on LDDB_OK, except where a
+ * Each call but lddb_last_error and lddb_status_name clears the message first. Outputs are written only on LDDB_OK, except where a
  * call says otherwise (solves fill their result for every search outcome; a short buffer
  * still reports the count needed).
  *
@@ -113,7 +113,7 @@ typedef struct lddb_options {
 typedef struct lddb_result {
   int32_t status;        /* lddb_status of the search: LDDB_OK when a path was found */
   int32_t reserved;
-  double cost;           /* the rule's cost of the path (what the search minimises) */
+  double cost;           /* the rule's cost of the path (what the search minimises); -1 without one */
   double length;         /* Euclidean length of the waypoints */
   uint64_t cost_fixed;   /* cost in fixed point (2^32 per unit); UINT64_MAX without a path */
   uint64_t expansions;   /* nodes expanded */
