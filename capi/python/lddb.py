@@ -1,7 +1,9 @@
 """lddb through ctypes: a small binding of the C API (lddb/lddb.h).
 
 Loads the shared library named by the LDDB_LIBRARY environment variable, or the path given
-to load(). Every call that fails raises LddbError with the library's status and message.
+to load(). A call given bad arguments raises LddbError with the library's status and
+message; a search's outcome (no_path, invalid_start, ...) comes back in Result.status.
+Contexts also run sliced Block A* (begin / continue_), and Batch solves many queries.
 
     import lddb
     lib = lddb.load()                         # or lddb.load("/path/to/liblddb_c_shared.so")
@@ -29,6 +31,10 @@ BLOCK_ASTAR, ASTAR, THETA_STAR, LAZY_THETA_STAR = 0, 1, 2, 3
 
 class Point(ctypes.Structure):
     _fields_ = [("x", ctypes.c_int32), ("y", ctypes.c_int32)]
+
+
+class Query(ctypes.Structure):
+    _fields_ = [("start", Point), ("goal", Point)]
 
 
 class Options(ctypes.Structure):
@@ -77,6 +83,14 @@ _SIGNATURES = {
     "lddb_options_init": (ctypes.c_int, [ctypes.POINTER(Options)]),
     "lddb_solve": (ctypes.c_int, [_H, _H, _H, Point, Point, ctypes.POINTER(Options), ctypes.POINTER(CResult),
                                   ctypes.POINTER(Point), ctypes.c_size_t]),
+    "lddb_context_path": (ctypes.c_int, [_H, ctypes.POINTER(Point), ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "lddb_search_begin": (ctypes.c_int, [_H, _H, _H, Point, Point, ctypes.POINTER(Options), ctypes.POINTER(CResult)]),
+    "lddb_search_continue": (ctypes.c_int, [_H, ctypes.c_uint64, ctypes.POINTER(CResult)]),
+    "lddb_batch_create": (ctypes.c_int, [ctypes.c_uint32, ctypes.POINTER(_H)]),
+    "lddb_batch_free": (ctypes.c_int, [_H]),
+    "lddb_batch_solve": (ctypes.c_int, [_H, _H, _H, ctypes.POINTER(Query), ctypes.c_size_t, ctypes.POINTER(Options),
+                                        ctypes.POINTER(CResult), ctypes.POINTER(Point), ctypes.c_size_t,
+                                        ctypes.POINTER(ctypes.c_size_t)]),
 }
 
 
@@ -111,6 +125,26 @@ class Library:
         h = _H()
         self.check(self._c.lddb_context_create(ctypes.byref(h)))
         return Context(self, h.value)
+
+    def create_batch(self, threads: int = 0) -> "Batch":
+        h = _H()
+        self.check(self._c.lddb_batch_create(threads, ctypes.byref(h)))
+        return Batch(self, h.value)
+
+    def options(self, algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0) -> Options:
+        o = Options()
+        self.check(self._c.lddb_options_init(ctypes.byref(o)))
+        o.algorithm, o.smooth, o.max_expansions = algorithm, int(smooth), max_expansions
+        return o
+
+    def outcome(self, status: int) -> None:
+        """Raises for argument errors; search outcomes pass (they are in the result)."""
+        if status not in OUTCOMES:
+            self.check(status)
+
+
+def _result(r: CResult, path: List[Tuple[int, int]]) -> Result:
+    return Result(STATUS_NAMES[r.status], r.cost, r.cost_fixed, r.length, r.expansions, path)
 
 
 class _Handle:
@@ -173,23 +207,52 @@ class Context(_Handle):
               options: Optional[Options] = None) -> Result:
         """Search outcomes (no_path, invalid_start, ...) come back in Result.status; argument
         errors raise LddbError."""
-        c = self.lib._c
-        if options is None:
-            options = Options()
-            self.lib.check(c.lddb_options_init(ctypes.byref(options)))
-            options.algorithm, options.smooth, options.max_expansions = algorithm, int(smooth), max_expansions
+        options = options or self.lib.options(algorithm, smooth, max_expansions)
         r = CResult()
-        args = (self.handle, db.handle, grid.handle, Point(*start), Point(*goal), ctypes.byref(options),
-                ctypes.byref(r))
-        status = c.lddb_solve(*args, None, 0)  # the size query
-        if status not in OUTCOMES:
-            self.lib.check(status)
-        path_buf = (Point * max(1, r.path_count))()
-        status = c.lddb_solve(*args, path_buf, r.path_count)
-        if status not in OUTCOMES:
-            self.lib.check(status)
-        path = [(path_buf[i].x, path_buf[i].y) for i in range(r.path_count)]
-        return Result(STATUS_NAMES[r.status], r.cost, r.cost_fixed, r.length, r.expansions, path)
+        self.lib.outcome(self.lib._c.lddb_solve(self.handle, db.handle, grid.handle, Point(*start), Point(*goal),
+                                                ctypes.byref(options), ctypes.byref(r), None, 0))
+        return _result(r, self.path())
+
+    def path(self) -> List[Tuple[int, int]]:
+        """The last path this context found (lddb_solve or a finished sliced search)."""
+        n = ctypes.c_size_t()
+        self.lib.check(self.lib._c.lddb_context_path(self.handle, None, 0, ctypes.byref(n)))
+        buf = (Point * max(1, n.value))()
+        self.lib.check(self.lib._c.lddb_context_path(self.handle, buf, n.value, ctypes.byref(n)))
+        return [(buf[i].x, buf[i].y) for i in range(n.value)]
+
+    def begin(self, db: Database, grid: Map, start: Tuple[int, int], goal: Tuple[int, int],
+              options: Optional[Options] = None) -> Result:
+        """Sliced Block A*: status "in_progress" until continue_ ends it."""
+        r = CResult()
+        options = options or self.lib.options()
+        self.lib.outcome(self.lib._c.lddb_search_begin(self.handle, db.handle, grid.handle, Point(*start),
+                                                       Point(*goal), ctypes.byref(options), ctypes.byref(r)))
+        return _result(r, [] if r.status == IN_PROGRESS else self.path())
+
+    def continue_(self, max_expansions: int) -> Result:
+        r = CResult()
+        self.lib.outcome(self.lib._c.lddb_search_continue(self.handle, max_expansions, ctypes.byref(r)))
+        return _result(r, [] if r.status == IN_PROGRESS else self.path())
+
+
+class Batch(_Handle):
+    _free = "lddb_batch_free"
+
+    def solve(self, db: Database, grid: Map, queries: List[Tuple[Tuple[int, int], Tuple[int, int]]],
+              options: Optional[Options] = None) -> List[Result]:
+        c, n = self.lib._c, len(queries)
+        options = options or self.lib.options()
+        qs = (Query * max(1, n))(*[Query(Point(*a), Point(*b)) for a, b in queries])
+        rs = (CResult * max(1, n))()
+        needed = ctypes.c_size_t()
+        self.lib.check(c.lddb_batch_solve(self.handle, db.handle, grid.handle, qs, n, ctypes.byref(options), rs,
+                                          None, 0, ctypes.byref(needed)))  # the size query
+        points = (Point * max(1, needed.value))()
+        self.lib.check(c.lddb_batch_solve(self.handle, db.handle, grid.handle, qs, n, ctypes.byref(options), rs,
+                                          points, needed.value, ctypes.byref(needed)))
+        return [_result(r, [(points[i].x, points[i].y) for i in range(r.path_offset, r.path_offset + r.path_count)])
+                for r in rs[:n]]
 
 
 def load(path: Optional[str] = None) -> Library:

@@ -66,6 +66,22 @@ def main():
         costs.append(r.cost_fixed)
     expect(costs[0] == costs[1], f"Block A* {costs[0]} and A* {costs[1]} differ")
 
+    # Sliced == one-shot; batch == one by one.
+    one_shot = ctx.solve(db, grid, start, goal)
+    r = ctx.begin(db, grid, start, goal)
+    slices = 0
+    while r.status == "in_progress":
+        r = ctx.continue_(2)
+        slices += 1
+    expect(slices > 1 and r == one_shot, f"sliced {r.status} after {slices} slices != one-shot")
+    queries = [((1, 1), (28, 2)), ((0, 19), (29, 0)), ((3, 3), (3, 3)), ((5, 5), (1, 1)), ((1, 1), (40, 1))]  # (5, 5) is blocked; (40, 1) off the map
+    with lib.create_batch(2) as batch:
+        batched = batch.solve(db, grid, queries)
+    for (a, b), got in zip(queries, batched):
+        expect(got == ctx.solve(db, grid, a, b), f"batch answer for {a} -> {b} differs: {got.status}")
+    expect([g.status for g in batched] == ["ok", "ok", "ok", "invalid_start", "invalid_goal"],
+           str([g.status for g in batched]))
+
     r = ctx.solve(db, grid, (15, 0), goal)
     expect(r.status == "invalid_start" and r.path == [], "a blocked start: " + r.status)
     try:
