@@ -4,7 +4,8 @@
 #   1. AddressSanitizer + UndefinedBehaviorSanitizer (g++, -O1 -g, every UB report fatal)
 #      into build-asan/: the whole project, every test suite, and the fuzz targets' corpus
 #      replayed by a plain driver (LDDB_FUZZ=ON without libFuzzer); then the full ctest run.
-#   2. ThreadSanitizer (g++, -O1 -g) into build-tsan/: the concurrency and batch tests.
+#   2. ThreadSanitizer (g++, -O1 -g) into build-tsan/: the concurrency and batch tests and
+#      the C API's tests.
 #
 # Usage: bash scripts/sanitize.sh [asan|tsan|all]   (default all)
 # Extra ctest arguments for the ASan run can be given in LDDB_SANITIZE_CTEST_ARGS, e.g.
@@ -33,6 +34,7 @@ configure() {  # folder, sanitizer list, extra cmake args...
   cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_CXX_FLAGS="-fsanitize=$san -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+    -DCMAKE_C_FLAGS="-fsanitize=$san -fno-sanitize-recover=all -fno-omit-frame-pointer" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$san" "$@" >/dev/null
 }
 
@@ -53,12 +55,14 @@ fi
 if [[ $what == tsan || $what == all ]]; then
   t0=$(seconds)
   configure build-tsan thread
-  nice -n 10 cmake --build build-tsan -j "$jobs" --target concurrency_test batch_test
+  nice -n 10 cmake --build build-tsan -j "$jobs" --target concurrency_test batch_test c_api_test c_api_misuse_test
   t1=$(seconds)
   echo "sanitize.sh: TSan build took $((t1 - t0)) s"
   # Under TSan the test sizes its map down by itself; the thread and query counts stay.
   nice -n 10 build-tsan/tests/concurrency_test
   nice -n 10 build-tsan/tests/batch_test
+  # The C API: batches on worker threads, handles freed while other threads use them.
+  (cd build-tsan/tests && nice -n 10 ./c_api_test && nice -n 10 ./c_api_misuse_test)
   t2=$(seconds)
   echo "sanitize.sh: TSan concurrency and batch tests took $((t2 - t1)) s"
 fi

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  python3  # tests/python: the C API through ctypes
   libzstd-dev libxxhash-dev libboost-serialization-dev
   libgtest-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer and clang's sanitizer runtimes

@@ -26,6 +26,7 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"runtime", {"core", "format"}},
       {"checker", {"core", "runtime"}},
       {"io", {"core", "runtime"}},
+      {"capi", {"core", "format", "runtime", "checker", "io"}},
       {"tools", {"core", "format", "generator", "runtime", "checker", "io"}},
       // bench shares the command-line library of tools (lddb_cli: option parsing, search
       // runs, reports), whose headers sit at the top of tools/.

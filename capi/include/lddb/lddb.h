@@ -1,0 +1,205 @@
+/* lddb/lddb.h: the C API of lddb (library lddb_c), for C and for other languages
+ * (P/Invoke, GDExtension, Rust FFI, Python ctypes: capi/python/lddb.py).
+ *
+ * Handles. Databases, maps, contexts and batch solvers are opaque 64-bit ids, never
+ * pointers: every call looks its handle up in a table that records the kind and a
+ * generation, so 0, a freed handle or a handle of another kind gives LDDB_NULL_ARGUMENT,
+ * LDDB_BAD_HANDLE or LDDB_WRONG_HANDLE_KIND instead of a crash. Freeing 0 or a handle
+ * already freed returns LDDB_NULL_ARGUMENT or LDDB_BAD_HANDLE and does nothing else.
+ *
+ * Ownership. The caller owns every handle it creates and frees it with the matching
+ * *_free / *_close. Freeing a handle another thread is using at that moment is safe: the
+ * object lives until that call returns. Buffers (paths, arrays) always belong to the caller;
+ * the library never keeps a pointer to them past the call.
+ *
+ * Threading. Every call may be made from any thread. A database is immutable and may be
+ * shared by any number of threads. A map may be shared for solving, but must not be
+ * changed (lddb_map_set_blocked) while a search on it runs. A context holds one thread's
+ * search state: use one per thread (calls on one context from two threads at once are
+ * serialised, not run in parallel). A batch solver runs one batch at a time.
+ *
+ * Status. Every call returns an lddb_status; anything but LDDB_OK comes with a message for
+ * the calling thread, lddb_last_error(), that names the argument or file and the problem.
+ * Each call but lddb_last_error and lddb_status_name clears the message first. Outputs are written only on LDDB_OK, except where a
+ * call says otherwise (solves fill their result for every search outcome; a short buffer
+ * still reports the count needed).
+ *
+ * Points are cells (x = column, y = row, (0,0) top-left) for the tile and octile rules and
+ * cell corners (vertices) for any-angle rules. Costs are in units of length (a straight
+ * move costs 1); cost_fixed is the same cost in the library's fixed point (2^32 = 1). */
+#ifndef LDDB_LDDB_H
+#define LDDB_LDDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#  if defined(LDDB_C_BUILD_SHARED)
+#    define LDDB_API __declspec(dllexport)
+#  else
+#    define LDDB_API
+#  endif
+#else
+#  define LDDB_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lddb_status {
+  LDDB_OK = 0,
+  LDDB_NULL_ARGUMENT = 1,     /* a pointer argument or a handle was NULL / 0 */
+  LDDB_BAD_HANDLE = 2,        /* freed, or never created */
+  LDDB_WRONG_HANDLE_KIND = 3, /* e.g. a map where a database was expected */
+  LDDB_BUFFER_TOO_SMALL = 4,  /* the count needed is reported; nothing was copied */
+  LDDB_IO_ERROR = 5,          /* cannot open or read the file */
+  LDDB_CORRUPT_DATABASE = 6,  /* not an .lddb file, or one that fails verification */
+  LDDB_RULE_MISMATCH = 7,     /* database rule or block size does not fit the query */
+  LDDB_INVALID_START = 8,     /* off the map or blocked */
+  LDDB_INVALID_GOAL = 9,
+  LDDB_NO_PATH = 10,          /* start and goal are valid but not connected */
+  LDDB_BUDGET_EXHAUSTED = 11, /* max_expansions reached: the path leads to the most promising point */
+  LDDB_IN_PROGRESS = 12,      /* a sliced search has more work to do */
+  LDDB_INVALID_ARGUMENT = 13, /* a value out of its range (size, block, algorithm, option...) */
+  LDDB_OUT_OF_MEMORY = 14,
+  LDDB_INTERNAL_ERROR = 15,   /* a bug: please report the message */
+  LDDB_INVALID_MAP = 16       /* a .map file that does not parse */
+} lddb_status;
+
+typedef uint64_t lddb_database; /* 0 is never a valid handle */
+typedef uint64_t lddb_map;
+typedef uint64_t lddb_context;
+typedef uint64_t lddb_batch;
+
+typedef struct lddb_point {
+  int32_t x, y;
+} lddb_point;
+
+typedef struct lddb_query {
+  lddb_point start, goal;
+} lddb_query;
+
+typedef enum lddb_algorithm {
+  LDDB_BLOCK_ASTAR = 0,     /* any rule; needs a database and a map cut into its blocks */
+  LDDB_ASTAR = 1,           /* tile and octile rules */
+  LDDB_THETA_STAR = 2,      /* any-angle rules */
+  LDDB_LAZY_THETA_STAR = 3  /* any-angle rules */
+} lddb_algorithm;
+
+typedef enum lddb_heuristic {
+  LDDB_HEURISTIC_DEFAULT = 0, /* the admissible one for the rule */
+  LDDB_HEURISTIC_ZERO = 1,
+  LDDB_HEURISTIC_MANHATTAN = 2,
+  LDDB_HEURISTIC_OCTILE = 3,
+  LDDB_HEURISTIC_EUCLIDEAN = 4
+} lddb_heuristic;
+
+#define LDDB_OPTIONS_VERSION 1
+
+/* Set by lddb_options_init; later versions only append fields, and the library reads only
+ * the fields that struct_size covers. */
+typedef struct lddb_options {
+  uint32_t struct_size;    /* sizeof(lddb_options) */
+  uint32_t version;        /* LDDB_OPTIONS_VERSION */
+  int32_t algorithm;       /* lddb_algorithm; default LDDB_BLOCK_ASTAR */
+  int32_t heuristic;       /* lddb_heuristic; default LDDB_HEURISTIC_DEFAULT */
+  int32_t smooth;          /* nonzero: line-of-sight smoothing; cell paths then keep only their
+                              turning points, and cost is recomputed from them; default 0 */
+  int32_t open_squares;    /* Block A* any-angle: group free blocks into squares; default 1 */
+  uint64_t max_expansions; /* 0: no limit; else stop with LDDB_BUDGET_EXHAUSTED */
+} lddb_options;
+
+typedef struct lddb_result {
+  int32_t status;        /* lddb_status of the search: LDDB_OK when a path was found */
+  int32_t reserved;
+  double cost;           /* the rule's cost of the path (what the search minimises); -1 without one */
+  double length;         /* Euclidean length of the waypoints */
+  uint64_t cost_fixed;   /* cost in fixed point (2^32 per unit); UINT64_MAX without a path */
+  uint64_t expansions;   /* nodes expanded */
+  uint64_t path_count;   /* points in the path */
+  uint64_t path_offset;  /* batch: index of its first point in the paths array; else 0 */
+} lddb_result;
+
+/* The message of the calling thread's last failed call ("" after a success). Valid until
+ * the thread's next lddb call. Never NULL. */
+LDDB_API const char* lddb_last_error(void);
+/* A constant name such as "no_path"; "unknown" for other values. Never NULL. */
+LDDB_API const char* lddb_status_name(lddb_status status);
+
+/* Databases. open: NULL_ARGUMENT, IO_ERROR, CORRUPT_DATABASE (every check of the file's
+ * verification fails with it), OUT_OF_MEMORY. The open verifies the whole file.
+ * rule_name copies the rule's canonical name ("octile", "any-angle", ...) with its NUL into
+ * buf; *needed (may be NULL) gets the size with the NUL; buf NULL and size 0 only asks the
+ * size; a short buf gives BUFFER_TOO_SMALL. */
+LDDB_API lddb_status lddb_database_open(const char* path, lddb_database* out);
+LDDB_API lddb_status lddb_database_close(lddb_database db);
+LDDB_API lddb_status lddb_database_rule_name(lddb_database db, char* buf, size_t size, size_t* needed);
+LDDB_API lddb_status lddb_database_block_size(lddb_database db, int32_t* out);
+
+/* Maps, all cells free on creation. width and height 1..16384, block 2..5 (the block size
+ * of the database Block A* will use; other searches ignore it): else INVALID_ARGUMENT.
+ * load: a Moving AI .map file; IO_ERROR when unreadable, INVALID_MAP when it does not parse.
+ * set_blocked/blocked: INVALID_ARGUMENT for a cell off the map. */
+LDDB_API lddb_status lddb_map_create(int32_t width, int32_t height, int32_t block, lddb_map* out);
+LDDB_API lddb_status lddb_map_load(const char* path, int32_t block, lddb_map* out);
+LDDB_API lddb_status lddb_map_free(lddb_map map);
+LDDB_API lddb_status lddb_map_size(lddb_map map, int32_t* width, int32_t* height);
+LDDB_API lddb_status lddb_map_set_blocked(lddb_map map, int32_t x, int32_t y, int32_t blocked);
+LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_t* blocked);
+
+/* Contexts: one thread's reusable search memory; it also keeps the last path solved. */
+LDDB_API lddb_status lddb_context_create(lddb_context* out);
+LDDB_API lddb_status lddb_context_free(lddb_context ctx);
+
+/* Defaults into *options (NULL_ARGUMENT for NULL). */
+LDDB_API lddb_status lddb_options_init(lddb_options* options);
+
+/* One search under the database's rule, by options->algorithm (A* and the Theta*s read only
+ * the rule from db). options may be NULL (defaults). Returns the search's outcome (OK,
+ * NO_PATH, INVALID_START, INVALID_GOAL, RULE_MISMATCH, BUDGET_EXHAUSTED), and then
+ * *result holds it too; or an argument error (NULL_ARGUMENT, BAD_HANDLE,
+ * WRONG_HANDLE_KIND, INVALID_ARGUMENT for an unknown algorithm or heuristic or an
+ * algorithm the rule does not have), with *result untouched.
+ * The path: path NULL with capacity 0 only reports result->path_count; a buffer shorter
+ * than the path gives BUFFER_TOO_SMALL (result->status still has the outcome and
+ * result->path_count the count needed); else the points are copied. Either way the context
+ * keeps the path for lddb_context_path. */
+LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start,
+                                lddb_point goal, const lddb_options* options, lddb_result* result,
+                                lddb_point* path, size_t capacity);
+
+/* Copies the context's last path (from lddb_solve or a finished sliced search): *count gets
+ * its length; path NULL with capacity 0 only reports it; a short buffer gives
+ * BUFFER_TOO_SMALL. */
+LDDB_API lddb_status lddb_context_path(lddb_context ctx, lddb_point* path, size_t capacity, size_t* count);
+
+/* Sliced Block A*, for a frame budget. begin checks and prepares the query on ctx (the
+ * algorithm option must be LDDB_BLOCK_ASTAR; smoothing applies when it ends) and returns
+ * IN_PROGRESS or a final outcome; each continue expands at most max_expansions blocks
+ * (0: no limit) and returns IN_PROGRESS until the search ends, with the same outcome,
+ * result and path as lddb_solve. The context keeps the database and map alive until then;
+ * the map must not change meanwhile. continue on a context with no query in progress:
+ * INVALID_ARGUMENT. Paths are fetched with lddb_context_path. */
+LDDB_API lddb_status lddb_search_begin(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start,
+                                       lddb_point goal, const lddb_options* options, lddb_result* result);
+LDDB_API lddb_status lddb_search_continue(lddb_context ctx, uint64_t max_expansions, lddb_result* result);
+
+/* Batches: count queries solved on `threads` worker threads (0: one per core), the calling
+ * thread included. results[i] answers queries[i] exactly as lddb_solve would, with its
+ * path at paths[results[i].path_offset ...]. Returns OK when every result was written
+ * (each carries its own outcome), even if some found no path. paths may be NULL with
+ * path_capacity 0 to ask only the counts; *paths_needed (may be NULL) gets the total
+ * number of points; a short paths buffer gives BUFFER_TOO_SMALL with results filled and no
+ * point copied. count 0 returns OK at once (queries and results may then be NULL). */
+LDDB_API lddb_status lddb_batch_create(uint32_t threads, lddb_batch* out);
+LDDB_API lddb_status lddb_batch_free(lddb_batch batch);
+LDDB_API lddb_status lddb_batch_solve(lddb_batch batch, lddb_database db, lddb_map map, const lddb_query* queries,
+                                      size_t count, const lddb_options* options, lddb_result* results,
+                                      lddb_point* paths, size_t path_capacity, size_t* paths_needed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LDDB_LDDB_H */

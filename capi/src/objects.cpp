@@ -1,0 +1,215 @@
+// capi/src/objects.cpp: lddb.h's databases, maps, contexts and batch solvers.
+#include <cstring>
+#include <string>
+
+#include "handles.hpp"
+#include "lddb/map_file.hpp"
+#include "objects.hpp"
+
+using namespace lddb;
+using namespace lddb::capi;
+
+namespace {
+
+std::string cell_text(int x, int y) { return "(" + std::to_string(x) + ", " + std::to_string(y) + ")"; }
+
+lddb_status find_map(lddb_map h, const char* fn, std::shared_ptr<grid_map>* out) {
+  return find(h, kind::map, fn, "map", out);
+}
+
+}  // namespace
+
+extern "C" {
+
+LDDB_API const char* lddb_status_name(lddb_status s) {
+  switch (s) {
+    case LDDB_OK: return "ok";
+    case LDDB_NULL_ARGUMENT: return "null_argument";
+    case LDDB_BAD_HANDLE: return "bad_handle";
+    case LDDB_WRONG_HANDLE_KIND: return "wrong_handle_kind";
+    case LDDB_BUFFER_TOO_SMALL: return "buffer_too_small";
+    case LDDB_IO_ERROR: return "io_error";
+    case LDDB_CORRUPT_DATABASE: return "corrupt_database";
+    case LDDB_RULE_MISMATCH: return "rule_mismatch";
+    case LDDB_INVALID_START: return "invalid_start";
+    case LDDB_INVALID_GOAL: return "invalid_goal";
+    case LDDB_NO_PATH: return "no_path";
+    case LDDB_BUDGET_EXHAUSTED: return "budget_exhausted";
+    case LDDB_IN_PROGRESS: return "in_progress";
+    case LDDB_INVALID_ARGUMENT: return "invalid_argument";
+    case LDDB_OUT_OF_MEMORY: return "out_of_memory";
+    case LDDB_INTERNAL_ERROR: return "internal_error";
+    case LDDB_INVALID_MAP: return "invalid_map";
+  }
+  return "unknown";
+}
+
+// ----------------------------------------------------------------------------- databases
+
+LDDB_API lddb_status lddb_database_open(const char* path, lddb_database* out) {
+  static const char* fn = "lddb_database_open";
+  return guarded(fn, [&] {
+    if (!path) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'path' is NULL");
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    database::open_result r = database::open(path);
+    if (!r) {
+      const lddb_status s = r.code == status::io_error    ? LDDB_IO_ERROR
+                            : r.code == status::too_large ? LDDB_OUT_OF_MEMORY
+                                                          : LDDB_CORRUPT_DATABASE;
+      return fail(s, fn, r.message);
+    }
+    *out = add_handle(kind::database, std::const_pointer_cast<database>(r.db));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_database_close(lddb_database db) {
+  return guarded("lddb_database_close", [&] { return remove_handle(db, kind::database, "lddb_database_close", "db"); });
+}
+
+LDDB_API lddb_status lddb_database_rule_name(lddb_database db, char* buf, size_t size, size_t* needed) {
+  static const char* fn = "lddb_database_rule_name";
+  return guarded(fn, [&] {
+    std::shared_ptr<database> d;
+    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
+    if (!buf && size != 0) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'buf' is NULL but 'size' is not 0");
+    const std::string name = d->movement().name();
+    if (needed) *needed = name.size() + 1;
+    if (!buf) return LDDB_OK;
+    if (size < name.size() + 1)
+      return fail(LDDB_BUFFER_TOO_SMALL, fn,
+                  "argument 'buf' holds " + std::to_string(size) + " bytes; the rule name needs " +
+                      std::to_string(name.size() + 1));
+    std::memcpy(buf, name.c_str(), name.size() + 1);
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_database_block_size(lddb_database db, int32_t* out) {
+  static const char* fn = "lddb_database_block_size";
+  return guarded(fn, [&] {
+    std::shared_ptr<database> d;
+    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    *out = d->shape().block();
+    return LDDB_OK;
+  });
+}
+
+// ----------------------------------------------------------------------------- maps
+
+LDDB_API lddb_status lddb_map_create(int32_t width, int32_t height, int32_t block, lddb_map* out) {
+  static const char* fn = "lddb_map_create";
+  return guarded(fn, [&] {
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    const std::string range = " is outside 1.." + std::to_string(grid_map::kMaxSide);
+    if (width < 1 || width > grid_map::kMaxSide) return fail(LDDB_INVALID_ARGUMENT, fn, "width " + std::to_string(width) + range);
+    if (height < 1 || height > grid_map::kMaxSide)
+      return fail(LDDB_INVALID_ARGUMENT, fn, "height " + std::to_string(height) + range);
+    if (block < 2 || block > 5) return fail(LDDB_INVALID_ARGUMENT, fn, "block " + std::to_string(block) + " is outside 2..5");
+    *out = add_handle(kind::map, std::make_shared<grid_map>(width, height, block));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_map_load(const char* path, int32_t block, lddb_map* out) {
+  static const char* fn = "lddb_map_load";
+  return guarded(fn, [&] {
+    if (!path) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'path' is NULL");
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    if (block < 2 || block > 5) return fail(LDDB_INVALID_ARGUMENT, fn, "block " + std::to_string(block) + " is outside 2..5");
+    std::FILE* probe = std::fopen(path, "rb");  // tell an unreadable file from a bad one
+    if (!probe) return fail(LDDB_IO_ERROR, fn, std::string(path) + ": cannot open: " + std::strerror(errno));
+    std::fclose(probe);
+    std::string error;
+    std::optional<grid_map> m = load_map(path, &error, block);
+    if (!m) return fail(LDDB_INVALID_MAP, fn, error);
+    *out = add_handle(kind::map, std::make_shared<grid_map>(std::move(*m)));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_map_free(lddb_map map) {
+  return guarded("lddb_map_free", [&] { return remove_handle(map, kind::map, "lddb_map_free", "map"); });
+}
+
+LDDB_API lddb_status lddb_map_size(lddb_map map, int32_t* width, int32_t* height) {
+  static const char* fn = "lddb_map_size";
+  return guarded(fn, [&] {
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (!width) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'width' is NULL");
+    if (!height) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'height' is NULL");
+    *width = m->width();
+    *height = m->height();
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_map_set_blocked(lddb_map map, int32_t x, int32_t y, int32_t blocked) {
+  static const char* fn = "lddb_map_set_blocked";
+  return guarded(fn, [&] {
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (!m->in_bounds(x, y)) return fail(LDDB_INVALID_ARGUMENT, fn, "cell " + cell_text(x, y) + " is off the map");
+    m->set_blocked(x, y, blocked != 0);
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_t* blocked) {
+  static const char* fn = "lddb_map_blocked";
+  return guarded(fn, [&] {
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (!blocked) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'blocked' is NULL");
+    if (!m->in_bounds(x, y)) return fail(LDDB_INVALID_ARGUMENT, fn, "cell " + cell_text(x, y) + " is off the map");
+    *blocked = m->blocked(x, y) ? 1 : 0;
+    return LDDB_OK;
+  });
+}
+
+// ----------------------------------------------------------------------------- contexts, batches
+
+LDDB_API lddb_status lddb_context_create(lddb_context* out) {
+  static const char* fn = "lddb_context_create";
+  return guarded(fn, [&] {
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    *out = add_handle(kind::context, std::make_shared<context_object>());
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_context_free(lddb_context ctx) {
+  return guarded("lddb_context_free", [&] { return remove_handle(ctx, kind::context, "lddb_context_free", "ctx"); });
+}
+
+LDDB_API lddb_status lddb_batch_create(uint32_t threads, lddb_batch* out) {
+  static const char* fn = "lddb_batch_create";
+  return guarded(fn, [&] {
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    if (threads > 1024) return fail(LDDB_INVALID_ARGUMENT, fn, "threads " + std::to_string(threads) + " is over 1024");
+    *out = add_handle(kind::batch, std::make_shared<batch_object>(threads));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_batch_free(lddb_batch batch) {
+  return guarded("lddb_batch_free", [&] { return remove_handle(batch, kind::batch, "lddb_batch_free", "batch"); });
+}
+
+LDDB_API lddb_status lddb_options_init(lddb_options* options) {
+  static const char* fn = "lddb_options_init";
+  return guarded(fn, [&] {
+    if (!options) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'options' is NULL");
+    std::memset(options, 0, sizeof *options);
+    options->struct_size = sizeof(lddb_options);
+    options->version = LDDB_OPTIONS_VERSION;
+    options->algorithm = LDDB_BLOCK_ASTAR;
+    options->heuristic = LDDB_HEURISTIC_DEFAULT;
+    options->open_squares = 1;
+    return LDDB_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,305 @@
+// c_api_misuse_test: every call of lddb/lddb.h with bad arguments: NULL for each pointer, a
+// 0 handle, a freed handle, a handle of another kind, forged ids, zero and short buffers,
+// off-map points, a map cut into other blocks than the database's, bad options. Each must
+// return its documented status and leave a message naming the call and the argument.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lddb/lddb.h"
+
+namespace {
+
+// Runs a call, checks its status, and that the message names the function and `needle`.
+#define EXPECT_FAILS(call, status, needle)                                                        \
+  do {                                                                                            \
+    const lddb_status got_ = (call);                                                              \
+    EXPECT_EQ(got_, status) << #call << ": " << lddb_status_name(got_) << ": " << lddb_last_error(); \
+    const std::string msg_ = lddb_last_error();                                                   \
+    EXPECT_NE(msg_.find("lddb_"), std::string::npos) << #call << ": " << msg_;                    \
+    EXPECT_NE(msg_.find(needle), std::string::npos) << #call << ": '" << msg_ << "' lacks '" << needle << "'"; \
+  } while (0)
+
+std::string db_path(const char* name) { return std::string(LDDB_SOURCE_DIR) + "/lddb/" + name; }
+
+struct c_api : ::testing::Test {
+  lddb_database db = 0;
+  lddb_map map = 0;
+  lddb_context ctx = 0;
+  lddb_batch batch = 0;
+  lddb_point path[256];
+  lddb_result result{};
+  lddb_options opts{};
+  void SetUp() override {
+    ASSERT_EQ(lddb_database_open(db_path("octile-4.lddb").c_str(), &db), LDDB_OK) << lddb_last_error();
+    ASSERT_EQ(lddb_map_create(16, 16, 4, &map), LDDB_OK);
+    ASSERT_EQ(lddb_context_create(&ctx), LDDB_OK);
+    ASSERT_EQ(lddb_batch_create(1, &batch), LDDB_OK);
+    ASSERT_EQ(lddb_options_init(&opts), LDDB_OK);
+  }
+  void TearDown() override {
+    lddb_batch_free(batch);
+    lddb_context_free(ctx);
+    lddb_map_free(map);
+    lddb_database_close(db);
+  }
+};
+
+// Every call that takes a handle, with `h` in place of the handle of `kind_index`
+// (0 database, 1 map, 2 context, 3 batch); each must give `want`.
+void every_handle_call(c_api& f, int kind_index, std::uint64_t h, lddb_status want) {
+  const lddb_database db = kind_index == 0 ? h : f.db;
+  const lddb_map map = kind_index == 1 ? h : f.map;
+  const lddb_context ctx = kind_index == 2 ? h : f.ctx;
+  const lddb_batch batch = kind_index == 3 ? h : f.batch;
+  const char* arg = kind_index == 0 ? "'db'" : kind_index == 1 ? "'map'" : kind_index == 2 ? "'ctx'" : "'batch'";
+  char buf[64];
+  size_t n = 0;
+  std::int32_t i = 0, j = 0;
+  const lddb_query q{{1, 1}, {2, 2}};
+  if (kind_index == 0) {
+    EXPECT_FAILS(lddb_database_rule_name(db, buf, sizeof buf, &n), want, arg);
+    EXPECT_FAILS(lddb_database_block_size(db, &i), want, arg);
+  }
+  if (kind_index == 1) {
+    EXPECT_FAILS(lddb_map_size(map, &i, &j), want, arg);
+    EXPECT_FAILS(lddb_map_set_blocked(map, 1, 1, 1), want, arg);
+    EXPECT_FAILS(lddb_map_blocked(map, 1, 1, &i), want, arg);
+  }
+  if (kind_index == 2) {
+    EXPECT_FAILS(lddb_context_path(ctx, f.path, 256, &n), want, arg);
+    EXPECT_FAILS(lddb_search_continue(ctx, 0, &f.result), want, arg);
+  }
+  if (kind_index != 3) {
+    EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result, f.path, 256), want, arg);
+    EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result), want, arg);
+  }
+  if (kind_index != 2)
+    EXPECT_FAILS(lddb_batch_solve(batch, db, map, &q, 1, &f.opts, &f.result, f.path, 256, &n), want, arg);
+  // The free call of that kind last.
+  switch (kind_index) {
+    case 0: EXPECT_FAILS(lddb_database_close(h), want, arg); break;
+    case 1: EXPECT_FAILS(lddb_map_free(h), want, arg); break;
+    case 2: EXPECT_FAILS(lddb_context_free(h), want, arg); break;
+    case 3: EXPECT_FAILS(lddb_batch_free(h), want, arg); break;
+  }
+}
+
+TEST_F(c_api, zero_handles) {
+  for (int k = 0; k < 4; ++k) every_handle_call(*this, k, 0, LDDB_NULL_ARGUMENT);
+}
+
+TEST_F(c_api, freed_handles) {
+  lddb_database d = 0;
+  lddb_map m = 0;
+  lddb_context c = 0;
+  lddb_batch b = 0;
+  ASSERT_EQ(lddb_database_open(db_path("octile-4.lddb").c_str(), &d), LDDB_OK);
+  ASSERT_EQ(lddb_map_create(8, 8, 4, &m), LDDB_OK);
+  ASSERT_EQ(lddb_context_create(&c), LDDB_OK);
+  ASSERT_EQ(lddb_batch_create(2, &b), LDDB_OK);
+  ASSERT_EQ(lddb_database_close(d), LDDB_OK);
+  ASSERT_EQ(lddb_map_free(m), LDDB_OK);
+  ASSERT_EQ(lddb_context_free(c), LDDB_OK);
+  ASSERT_EQ(lddb_batch_free(b), LDDB_OK);
+  const std::uint64_t freed[4] = {d, m, c, b};
+  for (int k = 0; k < 4; ++k) every_handle_call(*this, k, freed[k], LDDB_BAD_HANDLE);
+  // A new object may reuse the slot, but not the id: the freed handle stays dead.
+  lddb_map again = 0;
+  ASSERT_EQ(lddb_map_create(8, 8, 4, &again), LDDB_OK);
+  EXPECT_NE(again, m);
+  every_handle_call(*this, 1, m, LDDB_BAD_HANDLE);
+  EXPECT_EQ(lddb_map_free(again), LDDB_OK);
+}
+
+TEST_F(c_api, forged_handles) {
+  for (std::uint64_t h : {std::uint64_t{1}, std::uint64_t{0xFFFFFFFFFFFFFFFFull}, std::uint64_t{0x12345678ull << 32},
+                          (db ^ (std::uint64_t{1} << 40))})
+    for (int k = 0; k < 4; ++k) every_handle_call(*this, k, h, LDDB_BAD_HANDLE);
+}
+
+TEST_F(c_api, handles_of_the_wrong_kind) {
+  const std::uint64_t of_kind[4] = {db, map, ctx, batch};
+  for (int k = 0; k < 4; ++k) every_handle_call(*this, k, of_kind[(k + 1) % 4], LDDB_WRONG_HANDLE_KIND);
+  EXPECT_FAILS(lddb_map_free(db), LDDB_WRONG_HANDLE_KIND, "is a database handle, not a map");
+  // Still alive after the refused frees.
+  std::int32_t b = 0;
+  EXPECT_EQ(lddb_database_block_size(db, &b), LDDB_OK);
+}
+
+TEST_F(c_api, null_pointers) {
+  size_t n = 0;
+  std::int32_t i = 0;
+  lddb_database d = 0;
+  lddb_map m = 0;
+  const std::string octile = db_path("octile-4.lddb");
+  EXPECT_FAILS(lddb_database_open(nullptr, &d), LDDB_NULL_ARGUMENT, "'path'");
+  EXPECT_FAILS(lddb_database_open(octile.c_str(), nullptr), LDDB_NULL_ARGUMENT, "'out'");
+  EXPECT_FAILS(lddb_database_rule_name(db, nullptr, 8, &n), LDDB_NULL_ARGUMENT, "'buf'");
+  EXPECT_FAILS(lddb_database_block_size(db, nullptr), LDDB_NULL_ARGUMENT, "'out'");
+  EXPECT_FAILS(lddb_map_create(8, 8, 4, nullptr), LDDB_NULL_ARGUMENT, "'out'");
+  EXPECT_FAILS(lddb_map_load(nullptr, 4, &m), LDDB_NULL_ARGUMENT, "'path'");
+  EXPECT_FAILS(lddb_map_load("x.map", 4, nullptr), LDDB_NULL_ARGUMENT, "'out'");
+  EXPECT_FAILS(lddb_map_size(map, nullptr, &i), LDDB_NULL_ARGUMENT, "'width'");
+  EXPECT_FAILS(lddb_map_size(map, &i, nullptr), LDDB_NULL_ARGUMENT, "'height'");
+  EXPECT_FAILS(lddb_map_blocked(map, 1, 1, nullptr), LDDB_NULL_ARGUMENT, "'blocked'");
+  EXPECT_FAILS(lddb_context_create(nullptr), LDDB_NULL_ARGUMENT, "'out'");
+  EXPECT_FAILS(lddb_batch_create(1, nullptr), LDDB_NULL_ARGUMENT, "'out'");
+  EXPECT_FAILS(lddb_options_init(nullptr), LDDB_NULL_ARGUMENT, "'options'");
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &opts, nullptr, path, 256), LDDB_NULL_ARGUMENT, "'result'");
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &opts, &result, nullptr, 256), LDDB_NULL_ARGUMENT, "'path'");
+  EXPECT_FAILS(lddb_context_path(ctx, path, 256, nullptr), LDDB_NULL_ARGUMENT, "'count'");
+  EXPECT_FAILS(lddb_context_path(ctx, nullptr, 256, &n), LDDB_NULL_ARGUMENT, "'path'");
+  EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &opts, nullptr), LDDB_NULL_ARGUMENT, "'result'");
+  EXPECT_FAILS(lddb_search_continue(ctx, 0, nullptr), LDDB_NULL_ARGUMENT, "'result'");
+  const lddb_query q{{1, 1}, {2, 2}};
+  EXPECT_FAILS(lddb_batch_solve(batch, db, map, nullptr, 1, &opts, &result, path, 256, &n), LDDB_NULL_ARGUMENT,
+               "'queries'");
+  EXPECT_FAILS(lddb_batch_solve(batch, db, map, &q, 1, &opts, nullptr, path, 256, &n), LDDB_NULL_ARGUMENT,
+               "'results'");
+  EXPECT_FAILS(lddb_batch_solve(batch, db, map, &q, 1, &opts, &result, nullptr, 256, &n), LDDB_NULL_ARGUMENT,
+               "'paths'");
+  // NULL where it is allowed: options (defaults), needed counts, a size query.
+  EXPECT_EQ(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, nullptr, &result, nullptr, 0), LDDB_OK) << lddb_last_error();
+  EXPECT_EQ(lddb_database_rule_name(db, nullptr, 0, nullptr), LDDB_OK);
+  EXPECT_EQ(lddb_batch_solve(batch, db, map, &q, 1, nullptr, &result, nullptr, 0, nullptr), LDDB_OK);
+}
+
+TEST_F(c_api, short_buffers) {
+  char buf[8];
+  size_t n = 99;
+  EXPECT_FAILS(lddb_database_rule_name(db, buf, 0, &n), LDDB_BUFFER_TOO_SMALL, "'buf'");
+  EXPECT_FAILS(lddb_database_rule_name(db, buf, 6, &n), LDDB_BUFFER_TOO_SMALL, "needs 7");
+  EXPECT_EQ(n, 7u);
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {0, 0}, {3, 0}, nullptr, &result, path, 0), LDDB_BUFFER_TOO_SMALL, "'path'");
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {0, 0}, {3, 0}, nullptr, &result, path, 3), LDDB_BUFFER_TOO_SMALL, "has 4");
+  EXPECT_EQ(result.path_count, 4u);
+  EXPECT_EQ(result.status, LDDB_OK);
+  EXPECT_FAILS(lddb_context_path(ctx, path, 3, &n), LDDB_BUFFER_TOO_SMALL, "'path'");
+  EXPECT_EQ(n, 4u);
+  const lddb_query q[2] = {{{0, 0}, {3, 0}}, {{0, 0}, {0, 2}}};
+  lddb_result rs[2];
+  EXPECT_FAILS(lddb_batch_solve(batch, db, map, q, 2, nullptr, rs, path, 6, &n), LDDB_BUFFER_TOO_SMALL, "'paths'");
+  EXPECT_EQ(n, 7u);
+  EXPECT_EQ(rs[1].path_offset, 4u);
+}
+
+TEST_F(c_api, values_out_of_range) {
+  lddb_map m = 0;
+  lddb_batch b = 0;
+  std::int32_t v = 0;
+  EXPECT_FAILS(lddb_map_create(0, 8, 4, &m), LDDB_INVALID_ARGUMENT, "width 0");
+  EXPECT_FAILS(lddb_map_create(8, -3, 4, &m), LDDB_INVALID_ARGUMENT, "height -3");
+  EXPECT_FAILS(lddb_map_create(8, 8, 6, &m), LDDB_INVALID_ARGUMENT, "block 6");
+  EXPECT_FAILS(lddb_map_create(20000, 8, 4, &m), LDDB_INVALID_ARGUMENT, "width 20000");
+  EXPECT_FAILS(lddb_map_load("x.map", 1, &m), LDDB_INVALID_ARGUMENT, "block 1");
+  EXPECT_FAILS(lddb_batch_create(100000, &b), LDDB_INVALID_ARGUMENT, "threads");
+  EXPECT_FAILS(lddb_map_set_blocked(map, 16, 0, 1), LDDB_INVALID_ARGUMENT, "(16, 0)");
+  EXPECT_FAILS(lddb_map_set_blocked(map, 0, -1, 1), LDDB_INVALID_ARGUMENT, "(0, -1)");
+  EXPECT_FAILS(lddb_map_blocked(map, -2147483647 - 1, 0, &v), LDDB_INVALID_ARGUMENT, "off the map");
+  // Off-map points: the search's outcome, in the result too.
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {16, 0}, {1, 1}, nullptr, &result, path, 256), LDDB_INVALID_START, "(16, 0)");
+  EXPECT_EQ(result.status, LDDB_INVALID_START);
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {1, 2147483647}, nullptr, &result, path, 256), LDDB_INVALID_GOAL,
+               "goal");
+  EXPECT_FAILS(lddb_search_begin(ctx, db, map, {-1, 0}, {1, 1}, nullptr, &result), LDDB_INVALID_START, "start");
+  for (int alg : {LDDB_BLOCK_ASTAR, LDDB_ASTAR}) {
+    opts.algorithm = alg;
+    EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {1, 16}, &opts, &result, path, 256), LDDB_INVALID_GOAL, "goal");
+  }
+  // Options: unknown values, an algorithm the rule does not have, an uninitialised struct.
+  lddb_options o = opts;
+  o.algorithm = 4;
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &o, &result, path, 256), LDDB_INVALID_ARGUMENT, "algorithm 4");
+  o.algorithm = LDDB_THETA_STAR;
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &o, &result, path, 256), LDDB_INVALID_ARGUMENT, "octile");
+  o = opts;
+  o.heuristic = -1;
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &o, &result, path, 256), LDDB_INVALID_ARGUMENT, "heuristic -1");
+  lddb_options zero{};
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &zero, &result, path, 256), LDDB_INVALID_ARGUMENT,
+               "lddb_options_init");
+  o = opts;
+  o.algorithm = LDDB_ASTAR;
+  EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &o, &result), LDDB_INVALID_ARGUMENT, "Block A*");
+  EXPECT_FAILS(lddb_search_continue(ctx, 5, &result), LDDB_INVALID_ARGUMENT, "no search in progress");
+}
+
+TEST_F(c_api, an_older_shorter_options_struct_keeps_the_defaults) {
+  lddb_options o = opts;
+  o.struct_size = offsetof(lddb_options, smooth);  // knows algorithm and heuristic only
+  o.max_expansions = 1;                             // past its size: ignored
+  EXPECT_EQ(lddb_solve(ctx, db, map, {0, 0}, {15, 15}, &o, &result, path, 256), LDDB_OK) << lddb_last_error();
+}
+
+TEST_F(c_api, a_map_in_other_blocks_than_the_database) {
+  lddb_map m5 = 0;
+  ASSERT_EQ(lddb_map_create(16, 16, 5, &m5), LDDB_OK);
+  EXPECT_FAILS(lddb_solve(ctx, db, m5, {1, 1}, {2, 2}, nullptr, &result, path, 256), LDDB_RULE_MISMATCH, "block");
+  EXPECT_EQ(result.status, LDDB_RULE_MISMATCH);
+  EXPECT_FAILS(lddb_search_begin(ctx, db, m5, {1, 1}, {2, 2}, nullptr, &result), LDDB_RULE_MISMATCH, "block");
+  const lddb_query q{{1, 1}, {2, 2}};
+  size_t n = 0;
+  EXPECT_EQ(lddb_batch_solve(batch, db, m5, &q, 1, nullptr, &result, path, 256, &n), LDDB_OK);
+  EXPECT_EQ(result.status, LDDB_RULE_MISMATCH);
+  // A* does not read the database's blocks.
+  opts.algorithm = LDDB_ASTAR;
+  EXPECT_EQ(lddb_solve(ctx, db, m5, {1, 1}, {2, 2}, &opts, &result, path, 256), LDDB_OK);
+  EXPECT_EQ(lddb_map_free(m5), LDDB_OK);
+}
+
+TEST_F(c_api, bad_files) {
+  lddb_database d = 0;
+  lddb_map m = 0;
+  EXPECT_FAILS(lddb_database_open("/nonexistent/none.lddb", &d), LDDB_IO_ERROR, "none.lddb");
+  const std::string junk = std::string(LDDB_BINARY_DIR) + "/c_api_misuse_junk.lddb";
+  std::ofstream(junk) << "not a database at all, but long enough to have a header maybe............";
+  EXPECT_FAILS(lddb_database_open(junk.c_str(), &d), LDDB_CORRUPT_DATABASE, "c_api_misuse_junk.lddb");
+  EXPECT_FAILS(lddb_map_load("/nonexistent/none.map", 4, &m), LDDB_IO_ERROR, "none.map");
+  const std::string bad_map = std::string(LDDB_BINARY_DIR) + "/c_api_misuse_bad.map";
+  std::ofstream(bad_map) << "type octile\nheight 2\nwidth 3\nmap\n...\n";
+  EXPECT_FAILS(lddb_map_load(bad_map.c_str(), 4, &m), LDDB_INVALID_MAP, "c_api_misuse_bad.map");
+  EXPECT_EQ(d, 0u);
+  EXPECT_EQ(m, 0u);
+}
+
+TEST_F(c_api, success_clears_the_message_and_messages_are_per_thread) {
+  EXPECT_NE(lddb_map_free(0), LDDB_OK);
+  std::string other;
+  std::thread([&] { other = lddb_last_error(); }).join();
+  EXPECT_EQ(other, "");
+  EXPECT_STRNE(lddb_last_error(), "");
+  std::int32_t b = 0;
+  EXPECT_EQ(lddb_database_block_size(db, &b), LDDB_OK);
+  EXPECT_STREQ(lddb_last_error(), "");
+  EXPECT_STREQ(lddb_status_name(static_cast<lddb_status>(999)), "unknown");
+  EXPECT_STREQ(lddb_status_name(LDDB_WRONG_HANDLE_KIND), "wrong_handle_kind");
+}
+
+TEST_F(c_api, freeing_while_other_threads_use_the_handles) {
+  // Threads solve while the main thread frees the map and database: each call either
+  // finishes on objects kept alive or is refused with BAD_HANDLE.
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([this] {
+      lddb_context c = 0;
+      ASSERT_EQ(lddb_context_create(&c), LDDB_OK);
+      lddb_result r;
+      for (int i = 0; i < 200; ++i) {
+        const lddb_status s = lddb_solve(c, db, map, {0, 0}, {15, 15}, nullptr, &r, nullptr, 0);
+        EXPECT_TRUE(s == LDDB_OK || s == LDDB_BAD_HANDLE) << lddb_status_name(s);
+      }
+      EXPECT_EQ(lddb_context_free(c), LDDB_OK);
+    });
+  std::this_thread::yield();
+  EXPECT_EQ(lddb_map_free(map), LDDB_OK);
+  EXPECT_EQ(lddb_database_close(db), LDDB_OK);
+  for (auto& t : threads) t.join();
+  map = db = 0;
+}
+
+}  // namespace

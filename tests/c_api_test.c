@@ -1,0 +1,314 @@
+/* c_api_test: lddb/lddb.h from C99. Solves with every algorithm on the shipped databases
+ * and checks each path with its own code (not the library's): every step legal under the
+ * rule, the cost the sum of the steps; then the size query and short buffers, sliced ==
+ * one-shot, batch == one by one, budgets, no path, and loading a .map file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lddb/lddb.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                                   \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
+      ++failures;                                                                     \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed; last error: %s\n", __FILE__, __LINE__, \
+              #cond, lddb_last_error());                                              \
+    }                                                                                 \
+  } while (0)
+#define CHECK_STATUS(call, want)                                                                 \
+  do {                                                                                           \
+    lddb_status got_ = (call);                                                                   \
+    if (got_ != (want)) {                                                                        \
+      ++failures;                                                                                \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s; last error: %s\n", __FILE__, __LINE__, \
+              #call, lddb_status_name(got_), lddb_status_name(want), lddb_last_error());          \
+    }                                                                                            \
+  } while (0)
+
+#define W 41
+#define H 31
+#define MAX_PATH 4096
+static const uint64_t kOne = (uint64_t)1 << 32;
+static const uint64_t kSqrt2 = 6074001000ull;
+
+enum rule_kind { TILE, OCTILE, ANY_ANGLE };
+static unsigned char cells[H][W]; /* the test's own copy of the map: 1 = blocked */
+
+static int blocked(int x, int y) { return x < 0 || y < 0 || x >= W || y >= H || cells[y][x]; }
+
+static unsigned rng_state = 12345u;
+static unsigned rng(void) {
+  rng_state = rng_state * 1103515245u + 12345u;
+  return (rng_state >> 16) & 0x7fff;
+}
+
+/* A wall across the middle with a gap at its south end, and scattered blocked cells. */
+static lddb_map build_map(void) {
+  lddb_map map = 0;
+  int x, y;
+  CHECK_STATUS(lddb_map_create(W, H, 4, &map), LDDB_OK);
+  for (y = 0; y < H; ++y)
+    for (x = 0; x < W; ++x) {
+      int b = (x == 20 && y < 25) || (rng() % 7 == 0);
+      if (x < 4 && y < 4) b = 0;                       /* around the start */
+      if (x > W - 5 && y > H - 5) b = 0;               /* around the goal */
+      cells[y][x] = (unsigned char)b;
+      CHECK_STATUS(lddb_map_set_blocked(map, x, y, b), LDDB_OK);
+    }
+  {
+    int32_t w = 0, h = 0, got = -1;
+    CHECK_STATUS(lddb_map_size(map, &w, &h), LDDB_OK);
+    CHECK(w == W && h == H);
+    CHECK_STATUS(lddb_map_blocked(map, 20, 3, &got), LDDB_OK);
+    CHECK(got == 1);
+  }
+  return map;
+}
+
+/* Cell rules: each step one legal move (octile diagonals with both side cells free), on
+ * free cells; cost = straight moves + diagonal moves at sqrt(2). */
+static void check_cell_path(enum rule_kind rule, const lddb_point* p, size_t n, const lddb_result* r) {
+  uint64_t cost = 0;
+  size_t i;
+  CHECK(n >= 1);
+  for (i = 0; i < n; ++i) CHECK(!blocked(p[i].x, p[i].y));
+  for (i = 1; i < n; ++i) {
+    int dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+    int ax = abs(dx), ay = abs(dy);
+    CHECK(ax <= 1 && ay <= 1 && ax + ay >= 1);
+    if (ax + ay == 2) {
+      CHECK(rule == OCTILE);
+      CHECK(!blocked(p[i - 1].x + dx, p[i - 1].y) && !blocked(p[i - 1].x, p[i - 1].y + dy));
+      cost += kSqrt2;
+    } else {
+      cost += kOne;
+    }
+  }
+  CHECK(r->cost_fixed == cost);
+  CHECK(fabs(r->cost - (double)cost / (double)kOne) < 1e-9);
+}
+
+/* Any-angle: every segment, sampled finely, passes through no blocked cell's interior;
+ * the length is the sum of the segments, and the cost agrees with it. */
+static void check_vertex_path(const lddb_point* p, size_t n, const lddb_result* r) {
+  double length = 0;
+  size_t i;
+  CHECK(n >= 1);
+  for (i = 0; i < n; ++i) CHECK(p[i].x >= 0 && p[i].y >= 0 && p[i].x <= W && p[i].y <= H);
+  for (i = 1; i < n; ++i) {
+    double dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y, seg = sqrt(dx * dx + dy * dy);
+    int k, steps = (int)(seg * 97) + 1;
+    CHECK(seg > 0);
+    for (k = 1; k < steps; ++k) {
+      double t = (double)k / steps, px = p[i - 1].x + t * dx, py = p[i - 1].y + t * dy;
+      if (px != floor(px) && py != floor(py)) CHECK(!blocked((int)floor(px), (int)floor(py)));
+    }
+    length += seg;
+  }
+  CHECK(fabs(r->length - length) < 1e-9);
+  CHECK(fabs(r->cost - length) < 1e-3 * (length + 1));
+}
+
+static void check_path(enum rule_kind rule, const lddb_point* p, size_t n, const lddb_result* r, int smoothed) {
+  if (rule == ANY_ANGLE) {
+    check_vertex_path(p, n, r);
+  } else if (!smoothed) {
+    check_cell_path(rule, p, n, r);
+  }
+}
+
+static int same_points(const lddb_point* a, const lddb_point* b, size_t n) {
+  size_t i;
+  for (i = 0; i < n; ++i)
+    if (a[i].x != b[i].x || a[i].y != b[i].y) return 0;
+  return 1;
+}
+
+static lddb_point pt(int x, int y) {
+  lddb_point p;
+  p.x = x;
+  p.y = y;
+  return p;
+}
+
+/* One query with every algorithm the rule has: the size query, a short buffer, the path,
+ * the context's copy, smoothing, and sliced == one-shot for Block A*. */
+static void solve_all(lddb_context ctx, lddb_database db, lddb_map map, enum rule_kind rule) {
+  static lddb_point path[MAX_PATH], again[MAX_PATH];
+  const int cell_algorithms[2] = {LDDB_BLOCK_ASTAR, LDDB_ASTAR};
+  const int vertex_algorithms[3] = {LDDB_BLOCK_ASTAR, LDDB_THETA_STAR, LDDB_LAZY_THETA_STAR};
+  const int algorithm_count = rule == ANY_ANGLE ? 3 : 2;
+  const lddb_point start = pt(1, 1), goal = pt(W - 2, H - 2);
+  uint64_t optimal = 0;
+  int a, k;
+  for (a = 0; a < algorithm_count; ++a) {
+    const int algorithm = rule == ANY_ANGLE ? vertex_algorithms[a] : cell_algorithms[a];
+    lddb_options o;
+    lddb_result r, sized;
+    size_t n, count = 0;
+    CHECK_STATUS(lddb_options_init(&o), LDDB_OK);
+    o.algorithm = algorithm;
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &sized, NULL, 0), LDDB_OK);
+    n = (size_t)sized.path_count;
+    CHECK(n >= 2 && n <= MAX_PATH);
+    if (n < 2 || n > MAX_PATH) return;
+    path[0] = pt(-7, -7);
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &r, path, n - 1), LDDB_BUFFER_TOO_SMALL);
+    CHECK(r.path_count == n && r.status == LDDB_OK);
+    CHECK(path[0].x == -7 && path[0].y == -7);   /* nothing written */
+    CHECK(strstr(lddb_last_error(), "path") != NULL);
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &r, path, MAX_PATH), LDDB_OK);
+    CHECK(strcmp(lddb_last_error(), "") == 0);
+    CHECK(r.status == LDDB_OK && r.path_count == n && r.cost_fixed == sized.cost_fixed && r.expansions > 0);
+    CHECK(path[0].x == start.x && path[0].y == start.y && path[n - 1].x == goal.x && path[n - 1].y == goal.y);
+    check_path(rule, path, n, &r, 0);
+    /* Tile and octile: Block A* and A* are both optimal. */
+    if (rule != ANY_ANGLE) {
+      if (a == 0) optimal = r.cost_fixed;
+      else CHECK(r.cost_fixed == optimal);
+    }
+    CHECK_STATUS(lddb_context_path(ctx, NULL, 0, &count), LDDB_OK);
+    CHECK(count == n);
+    CHECK_STATUS(lddb_context_path(ctx, again, 1, &count), LDDB_BUFFER_TOO_SMALL);
+    CHECK_STATUS(lddb_context_path(ctx, again, MAX_PATH, &count), LDDB_OK);
+    CHECK(count == n && same_points(path, again, n));
+
+    /* Smoothed: same ends, never costlier. */
+    o.smooth = 1;
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &sized, again, MAX_PATH), LDDB_OK);
+    CHECK(sized.path_count >= 2 && sized.path_count <= n);
+    CHECK(again[0].x == start.x && again[sized.path_count - 1].x == goal.x);
+    CHECK(sized.cost <= r.cost + 1e-6);
+    check_path(rule, again, (size_t)sized.path_count, &sized, 1);
+    o.smooth = 0;
+
+    if (algorithm == LDDB_BLOCK_ASTAR) { /* sliced, a few blocks a call, == one-shot */
+      lddb_result s;
+      lddb_status st = lddb_search_begin(ctx, db, map, start, goal, &o, &s);
+      CHECK(st == LDDB_IN_PROGRESS);
+      for (k = 0; st == LDDB_IN_PROGRESS && k < 100000; ++k) st = lddb_search_continue(ctx, 3, &s);
+      CHECK(st == LDDB_OK && k > 1);
+      CHECK(s.cost_fixed == r.cost_fixed && s.expansions == r.expansions && s.path_count == r.path_count);
+      CHECK(s.length == r.length);
+      CHECK_STATUS(lddb_context_path(ctx, again, MAX_PATH, &count), LDDB_OK);
+      CHECK(count == n && same_points(path, again, n));
+      CHECK_STATUS(lddb_search_continue(ctx, 3, &s), LDDB_INVALID_ARGUMENT); /* nothing in progress */
+    }
+    /* A budget of one expansion stops early, with a partial path. */
+    o.max_expansions = 1;
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &r, path, MAX_PATH), LDDB_BUDGET_EXHAUSTED);
+    CHECK(r.status == LDDB_BUDGET_EXHAUSTED && r.path_count >= 1 && path[0].x == start.x);
+    CHECK(strlen(lddb_last_error()) > 0);
+  }
+}
+
+/* A batch == the same queries one by one, with paths laid end to end. */
+static void batch_matches_single(lddb_context ctx, lddb_database db, lddb_map map, int vertices) {
+  enum { N = 24 };
+  static lddb_point paths[N * MAX_PATH / 8], single[MAX_PATH];
+  lddb_query q[N];
+  lddb_result results[N], r;
+  lddb_batch batch = 0;
+  size_t needed = 0, i;
+  for (i = 0; i < N; ++i) {
+    q[i].start = pt((int)(rng() % (W + vertices)), (int)(rng() % (H + vertices)));
+    q[i].goal = pt((int)(rng() % (W + vertices)), (int)(rng() % (H + vertices)));
+  }
+  q[N - 1].goal = pt(W + 5, 0); /* off the map: its own result says so */
+  CHECK_STATUS(lddb_batch_create(2, &batch), LDDB_OK);
+  CHECK_STATUS(lddb_batch_solve(batch, db, map, q, N, NULL, results, NULL, 0, &needed), LDDB_OK);
+  CHECK(needed > 0 && needed <= sizeof paths / sizeof paths[0]);
+  CHECK_STATUS(lddb_batch_solve(batch, db, map, q, N, NULL, results, paths, needed - 1, &needed),
+               LDDB_BUFFER_TOO_SMALL);
+  CHECK_STATUS(lddb_batch_solve(batch, db, map, q, N, NULL, results, paths, sizeof paths / sizeof paths[0], &needed),
+               LDDB_OK);
+  CHECK(results[N - 1].status == LDDB_INVALID_GOAL && results[N - 1].path_count == 0);
+  for (i = 0; i < N; ++i) {
+    lddb_status st = lddb_solve(ctx, db, map, q[i].start, q[i].goal, NULL, &r, single, MAX_PATH);
+    CHECK(st == (lddb_status)results[i].status && r.status == results[i].status);
+    CHECK(r.cost_fixed == results[i].cost_fixed && r.expansions == results[i].expansions);
+    CHECK(r.path_count == results[i].path_count);
+    CHECK(same_points(single, paths + results[i].path_offset, (size_t)r.path_count));
+    if (i > 0) CHECK(results[i].path_offset == results[i - 1].path_offset + results[i - 1].path_count);
+  }
+  CHECK_STATUS(lddb_batch_solve(batch, db, map, NULL, 0, NULL, NULL, NULL, 0, NULL), LDDB_OK);
+  CHECK_STATUS(lddb_batch_free(batch), LDDB_OK);
+}
+
+static void no_path_and_bad_points(lddb_context ctx, lddb_database db, lddb_map map) {
+  lddb_result r;
+  lddb_map closed = 0;
+  int x, y;
+  CHECK_STATUS(lddb_map_create(12, 12, 4, &closed), LDDB_OK);
+  for (y = 0; y < 12; ++y)
+    for (x = 0; x < 12; ++x)
+      if (x == 6) CHECK_STATUS(lddb_map_set_blocked(closed, x, y, 1), LDDB_OK);
+  CHECK_STATUS(lddb_solve(ctx, db, closed, pt(1, 1), pt(10, 10), NULL, &r, NULL, 0), LDDB_NO_PATH);
+  CHECK(r.status == LDDB_NO_PATH && r.path_count == 0 && r.cost < 0);
+  CHECK_STATUS(lddb_solve(ctx, db, map, pt(20, 3), pt(1, 1), NULL, &r, NULL, 0), LDDB_INVALID_START);
+  CHECK_STATUS(lddb_solve(ctx, db, map, pt(1, 1), pt(-1, 1), NULL, &r, NULL, 0), LDDB_INVALID_GOAL);
+  CHECK(strstr(lddb_last_error(), "(-1, 1)") != NULL);
+  CHECK_STATUS(lddb_solve(ctx, db, map, pt(2147483647, 1), pt(1, 1), NULL, &r, NULL, 0), LDDB_INVALID_START);
+  CHECK_STATUS(lddb_map_free(closed), LDDB_OK);
+}
+
+static void load_map_file(lddb_context ctx, lddb_database db) {
+  const char* name = "c_api_test.map";
+  FILE* f = fopen(name, "w");
+  lddb_map map = 0;
+  lddb_result r;
+  int32_t b = -1;
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs("type octile\nheight 3\nwidth 5\nmap\n.....\n.@@@.\n.....\n", f);
+  fclose(f);
+  CHECK_STATUS(lddb_map_load(name, 4, &map), LDDB_OK);
+  CHECK_STATUS(lddb_map_blocked(map, 2, 1, &b), LDDB_OK);
+  CHECK(b == 1);
+  CHECK_STATUS(lddb_solve(ctx, db, map, pt(0, 1), pt(4, 1), NULL, &r, NULL, 0), LDDB_OK);
+  CHECK(r.cost_fixed == 6 * kOne); /* around the wall: no corner cutting beside (1, 1) and (3, 1) */
+  CHECK_STATUS(lddb_map_free(map), LDDB_OK);
+  remove(name);
+}
+
+int main(void) {
+  const char* names[3] = {"tile-4.lddb", "octile-4.lddb", "any-angle-4.lddb"};
+  const char* rules[3] = {"tile", "octile", "any-angle"};
+  lddb_context ctx = 0;
+  lddb_map map = build_map();
+  int i;
+  CHECK_STATUS(lddb_context_create(&ctx), LDDB_OK);
+  for (i = 0; i < 3; ++i) {
+    char path[1024], rule[64];
+    lddb_database db = 0;
+    size_t needed = 0;
+    int32_t block = 0;
+    snprintf(path, sizeof path, "%s/lddb/%s", LDDB_SOURCE_DIR, names[i]);
+    CHECK_STATUS(lddb_database_open(path, &db), LDDB_OK);
+    CHECK_STATUS(lddb_database_rule_name(db, NULL, 0, &needed), LDDB_OK);
+    CHECK(needed == strlen(rules[i]) + 1);
+    CHECK_STATUS(lddb_database_rule_name(db, rule, 2, &needed), LDDB_BUFFER_TOO_SMALL);
+    CHECK_STATUS(lddb_database_rule_name(db, rule, sizeof rule, &needed), LDDB_OK);
+    CHECK(strcmp(rule, rules[i]) == 0);
+    CHECK_STATUS(lddb_database_block_size(db, &block), LDDB_OK);
+    CHECK(block == 4);
+    solve_all(ctx, db, map, (enum rule_kind)i);
+    batch_matches_single(ctx, db, map, i == ANY_ANGLE);
+    if (i == OCTILE) {
+      no_path_and_bad_points(ctx, db, map);
+      load_map_file(ctx, db);
+    }
+    CHECK_STATUS(lddb_database_close(db), LDDB_OK);
+  }
+  CHECK_STATUS(lddb_context_free(ctx), LDDB_OK);
+  CHECK_STATUS(lddb_map_free(map), LDDB_OK);
+  if (failures) {
+    fprintf(stderr, "c_api_test: %d checks failed\n", failures);
+    return 1;
+  }
+  printf("c_api_test: all checks passed\n");
+  return 0;
+}
