@@ -6,12 +6,12 @@ include(CMakePackageConfigHelpers)
 
 set(LDDB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/lddb)
 
-foreach(folder core format generator runtime checker io)
+foreach(folder core format generator runtime checker io capi)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/include/lddb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-          FILES_MATCHING PATTERN "*.hpp")
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
 endforeach()
 
-install(TARGETS lddb_core lddb_format lddb_generator lddb_runtime lddb_checker lddb_io lddb_shared
+install(TARGETS lddb_core lddb_format lddb_generator lddb_runtime lddb_checker lddb_io lddb_c lddb_shared
         EXPORT lddbTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development

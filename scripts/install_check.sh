@@ -3,7 +3,9 @@
 # user would: compiles every installed runtime, core and format header with only
 # -I PREFIX/include (in one file), builds tests/consumer against the CMake package
 # (find_package(lddb 1.0 CONFIG), lddb::runtime) and the same program with pkg-config
-# against liblddb.so, and runs both on a shipped database from PREFIX/share/lddb.
+# against liblddb.so, and tests/consumer/consumer.c (C99, the C API) with pkg-config; runs
+# each on a shipped database from PREFIX/share/lddb; and checks that the installed `lddb`
+# finds those databases with no LDDB_DATA_DIR.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 src=$PWD
@@ -52,6 +54,12 @@ c++ -std=c++20 -O2 tests/consumer/consumer.cpp -o "$work/consumer-pc" $(pkg-conf
   -Wl,-rpath,"$libdir"
 step "  $(readelf -d "$work/consumer-pc" | grep -o 'liblddb[^]]*')"
 "$work/consumer-pc" "$db"
+
+step "C consumer: cc -std=c99 \$(pkg-config --cflags --libs lddb), the C API of liblddb.so"
+# shellcheck disable=SC2046  # as above
+cc -std=c99 -Wall -Wextra -pedantic -Werror tests/consumer/consumer.c -o "$work/consumer-c" \
+  $(pkg-config --cflags --libs lddb) -Wl,-rpath,"$libdir"
+"$work/consumer-c" "$db"
 
 step "the installed lddb finds the databases beside it (PREFIX/share/lddb), with no LDDB_DATA_DIR"
 info=$(env -u LDDB_DATA_DIR "$prefix/bin/lddb" info)
