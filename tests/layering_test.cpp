@@ -56,61 +56,64 @@ std::map<std::string, std::string> public_headers() {
   return owner;
 }
 
+// Calls fn(library, its root folder, file) for every source file of every library; returns
+// how many.
+template <class Fn>
+int for_each_source(Fn fn) {
+  int files = 0;
+  for (const auto& [lib, deps] : allowed()) {
+    const fs::path root = source() / lib;
+    if (!fs::exists(root)) continue;
+    for (const auto& f : fs::recursive_directory_iterator(root)) {
+      if (!f.is_regular_file() || !is_source(f.path())) continue;
+      ++files;
+      fn(lib, root, f.path());
+    }
+  }
+  return files;
+}
+
 TEST(layering, every_library_includes_only_itself_and_the_libraries_below_it) {
   const auto owner = public_headers();
   ASSERT_TRUE(owner.count("lddb/rule.hpp")) << "core's headers not found under " << source();
   const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  int files = 0;
-  for (const auto& [lib, deps] : allowed()) {
-    const fs::path root = source() / lib;
-    if (!fs::exists(root)) continue;
-    for (const auto& f : fs::recursive_directory_iterator(root)) {
-      if (!f.is_regular_file() || !is_source(f.path())) continue;
-      ++files;
-      std::ifstream in(f.path());
-      std::string line;
-      for (int n = 1; std::getline(in, line); ++n) {
-        std::smatch m;
-        if (!std::regex_search(line, m, include_re)) continue;
-        const std::string inc = m[1];
-        const std::string where = fs::relative(f.path(), source()).generic_string() + ":" + std::to_string(n);
-        const auto it = owner.find(inc);
-        if (it != owner.end()) {
-          EXPECT_TRUE(it->second == lib || deps.count(it->second))
-              << where << ": " << lib << " includes " << inc << " of " << it->second << ", a library above it";
-          continue;
-        }
-        // A private header: it must lie in this library's own folder, beside the file or
-        // on a path relative to the folder's src/.
-        const bool beside = fs::exists(f.path().parent_path() / inc);
-        bool in_src = fs::exists(root / "src" / inc);
-        if (!in_src && lib == "bench") in_src = fs::exists(source() / "tools" / inc);
-        const bool in_self = (beside && fs::weakly_canonical(f.path().parent_path() / inc).string().rfind(
-                                            fs::weakly_canonical(root).string(), 0) == 0) ||
-                             in_src;
-        EXPECT_TRUE(in_self) << where << ": " << lib << " includes \"" << inc
-                             << "\", which is neither its own header nor a public header of a library below it";
+  const int files = for_each_source([&](const std::string& lib, const fs::path& root, const fs::path& file) {
+    const std::set<std::string>& deps = allowed().at(lib);
+    std::ifstream in(file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include_re)) continue;
+      const std::string inc = m[1];
+      const std::string where = fs::relative(file, source()).generic_string() + ":" + std::to_string(n);
+      const auto it = owner.find(inc);
+      if (it != owner.end()) {
+        EXPECT_TRUE(it->second == lib || deps.count(it->second))
+            << where << ": " << lib << " includes " << inc << " of " << it->second << ", a library above it";
+        continue;
       }
+      // A private header: it must lie in this library's own folder, beside the file or
+      // on a path relative to the folder's src/.
+      const bool beside = fs::exists(file.parent_path() / inc);
+      bool in_src = fs::exists(root / "src" / inc);
+      if (!in_src && lib == "bench") in_src = fs::exists(source() / "tools" / inc);
+      const bool in_self = (beside && fs::weakly_canonical(file.parent_path() / inc).string().rfind(
+                                          fs::weakly_canonical(root).string(), 0) == 0) ||
+                           in_src;
+      EXPECT_TRUE(in_self) << where << ": " << lib << " includes \"" << inc
+                           << "\", which is neither its own header nor a public header of a library below it";
     }
-  }
+  });
   EXPECT_GT(files, 30);
 }
 
 TEST(layering, no_product_source_is_over_about_500_lines) {
-  int files = 0;
-  for (const auto& [lib, deps] : allowed()) {
-    const fs::path root = source() / lib;
-    if (!fs::exists(root)) continue;
-    for (const auto& f : fs::recursive_directory_iterator(root)) {
-      if (!f.is_regular_file() || !is_source(f.path())) continue;
-      ++files;
-      std::ifstream in(f.path());
-      int lines = 0;
-      for (std::string line; std::getline(in, line);) ++lines;
-      EXPECT_LE(lines, kMaxLines) << fs::relative(f.path(), source()).generic_string() << " has " << lines
-                                  << " lines";
-    }
-  }
+  const int files = for_each_source([](const std::string&, const fs::path&, const fs::path& file) {
+    std::ifstream in(file);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    EXPECT_LE(lines, kMaxLines) << fs::relative(file, source()).generic_string() << " has " << lines << " lines";
+  });
   EXPECT_GT(files, 30);
 }
 
