@@ -5,8 +5,9 @@
 # (find_package(lddb 1.0 CONFIG), lddb::runtime) and the same program with pkg-config
 # against liblddb.so, and tests/consumer/consumer.c (C99, the C API) with pkg-config; runs
 # each on a shipped database from PREFIX/share/lddb; checks that the installed `lddb`
-# finds those databases with no LDDB_DATA_DIR; and builds and runs examples/c through
-# pkg-config and examples/python with python3 when present.
+# finds those databases with no LDDB_DATA_DIR; and builds and runs the three examples/
+# (the game loop through CMake, the C one through pkg-config, the Python one with python3
+# when present).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 src=$PWD
@@ -68,6 +69,12 @@ grep -qF "databases in $prefix/share/lddb (beside the program)" <<<"$info" ||
   { echo "install_check.sh: lddb info looked elsewhere:" >&2; echo "$info" >&2; exit 1; }
 grep -q "3 of 3 databases intact" <<<"$info" || { echo "$info" >&2; exit 1; }
 step "  $(head -1 <<<"$info")"
+
+step "examples/game_loop: CMake, find_package(lddb), runs 60 frames on PREFIX/share/lddb"
+cmake -S examples/game_loop -B "$work/game_loop" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" >"$work/game_loop.log"
+cmake --build "$work/game_loop" >>"$work/game_loop.log"
+env -u LDDB_DATA_DIR "$work/game_loop/game_loop" "$prefix/share/lddb"
 
 step "examples/c/first_path.c: cc -std=c99 \$(pkg-config --cflags --libs lddb)"
 # shellcheck disable=SC2046  # as above
