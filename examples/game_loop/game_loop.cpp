@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
 
   lddb::search_options options(lddb::heuristic_kind::octile);
   lddb::batch_solver solver(2);               // worker threads and warm contexts, kept for the whole game
-  std::vector<lddb::query> queries;           // reused every frame, so a warm frame does not allocate
+  std::vector<lddb::query> queries;           // reused every frame: they keep their capacity
   std::vector<lddb::search_result> results;
   std::vector<std::size_t> who;               // queries[i] plans agents[who[i]]
 
@@ -122,7 +122,8 @@ int main(int argc, char** argv) {
   long replans = 0, solved = 0, batches = 0, door_changes = 0;
   double batch_us = 0;
   for (int frame = 0; frame < kFrames; ++frame) {
-    // 1. Doors. A door never closes on an agent standing in it; it closes a later frame.
+    // 1. Doors. A door never closes on an agent standing in it (its next search would start
+    // on a blocked cell); it closes a later frame instead.
     bool changed = false;
     for (door& d : doors) {
       const bool want_open = (frame / kDoorPeriod) % 2 == d.group;
