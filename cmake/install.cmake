@@ -1,5 +1,5 @@
 # Install rules (LDDB_INSTALL): public headers, the static libraries and liblddb.so, the
-# `lddb` program, the shipped databases, the CMake package (find_package(lddb 1.0 CONFIG))
+# `lddb` program, the shipped databases, the Python binding, the CMake package (find_package(lddb 1.0 CONFIG))
 # and lddb.pc for pkg-config.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -21,6 +21,8 @@ if(LDDB_BUILD_TOOLS)
 endif()
 file(GLOB LDDB_SHIPPED_DATABASES ${PROJECT_SOURCE_DIR}/lddb/*.lddb)
 install(FILES ${LDDB_SHIPPED_DATABASES} DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb)
+# The ctypes binding, for PYTHONPATH=PREFIX/share/lddb/python with LDDB_LIBRARY=PREFIX/lib/liblddb.so.
+install(FILES ${PROJECT_SOURCE_DIR}/capi/python/lddb.py DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb/python)
 
 install(EXPORT lddbTargets NAMESPACE lddb:: DESTINATION ${LDDB_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lddbConfig.cmake.in

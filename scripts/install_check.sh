@@ -4,8 +4,10 @@
 # -I PREFIX/include (in one file), builds tests/consumer against the CMake package
 # (find_package(lddb 1.0 CONFIG), lddb::runtime) and the same program with pkg-config
 # against liblddb.so, and tests/consumer/consumer.c (C99, the C API) with pkg-config; runs
-# each on a shipped database from PREFIX/share/lddb; and checks that the installed `lddb`
-# finds those databases with no LDDB_DATA_DIR.
+# each on a shipped database from PREFIX/share/lddb; checks that the installed `lddb`
+# finds those databases with no LDDB_DATA_DIR; and builds and runs the three examples/
+# (the game loop through CMake, the C one through pkg-config, the Python one with python3
+# when present).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 src=$PWD
@@ -67,5 +69,25 @@ grep -qF "databases in $prefix/share/lddb (beside the program)" <<<"$info" ||
   { echo "install_check.sh: lddb info looked elsewhere:" >&2; echo "$info" >&2; exit 1; }
 grep -q "3 of 3 databases intact" <<<"$info" || { echo "$info" >&2; exit 1; }
 step "  $(head -1 <<<"$info")"
+
+step "examples/game_loop: CMake, find_package(lddb), runs 60 frames on PREFIX/share/lddb"
+cmake -S examples/game_loop -B "$work/game_loop" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" >"$work/game_loop.log"
+cmake --build "$work/game_loop" >>"$work/game_loop.log"
+env -u LDDB_DATA_DIR "$work/game_loop/game_loop" "$prefix/share/lddb"
+
+step "examples/c/first_path.c: cc -std=c99 \$(pkg-config --cflags --libs lddb)"
+# shellcheck disable=SC2046  # as above
+cc -std=c99 -Wall -Wextra -pedantic -Werror examples/c/first_path.c -o "$work/first_path" \
+  $(pkg-config --cflags --libs lddb) -Wl,-rpath,"$libdir"
+"$work/first_path" "$db"
+
+step "examples/python/first_path.py: ctypes over PREFIX/lib/liblddb.so, lddb.py from PREFIX/share/lddb/python"
+if command -v python3 >/dev/null; then
+  LDDB_LIBRARY="$libdir/liblddb.so" PYTHONPATH="$prefix/share/lddb/python" \
+    python3 examples/python/first_path.py "$db"
+else
+  step "  skipped: no python3"
+fi
 
 step "ok"
