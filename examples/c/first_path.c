@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   path = malloc(sizeof *path * (size_t)r.path_count);
   if (path == NULL || lddb_context_path(ctx, path, (size_t)r.path_count, &i) != LDDB_OK) return failed("path");
 
-  printf("first_path: %llu cells, cost %.3f, %llu blocks expanded\n", (unsigned long long)r.path_count, r.cost,
+  printf("first_path: %llu cells, cost %.3f, %llu nodes expanded\n", (unsigned long long)r.path_count, r.cost,
          (unsigned long long)r.expansions);
   for (i = 0; i < r.path_count; ++i) printf("%s(%d,%d)", i ? " " : "", (int)path[i].x, (int)path[i].y);
   printf("\n");

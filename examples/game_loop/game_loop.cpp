@@ -26,7 +26,7 @@ constexpr int kWidth = 96, kHeight = 64;
 constexpr int kAgents = 200;
 constexpr int kFrames = 60;
 constexpr int kDoorPeriod = 8;          // frames between door toggles
-constexpr std::uint64_t kSliceBudget = 4;  // blocks the long query may expand per frame
+constexpr std::uint64_t kSliceBudget = 4;  // nodes the long query may expand per frame
 
 struct door {
   lddb::point cell;
@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
         if (lddb::block_astar(db, snapshot, long_start, long_goal, options, check_ctx).path != r.path)
           fail("long query: sliced path differs from block_astar's");
         long_done_frame = frame, ++solved;
-        std::printf("long query (%d,%d) -> (%d,%d): found at frame %d, %zu cells, length %.2f, %llu blocks\n",
+        std::printf("long query (%d,%d) -> (%d,%d): found at frame %d, %zu cells, length %.2f, %llu nodes expanded\n",
                     long_start.x, long_start.y, long_goal.x, long_goal.y, frame, r.path.size(), r.length,
                     static_cast<unsigned long long>(r.stats.expanded));
       }
