@@ -156,6 +156,18 @@ TEST_F(cli_search, SolveTellsCostFromLength) {
                          j["path"][i][1].get<double>() - j["path"][i - 1][1].get<double>());
   EXPECT_NEAR(j["length"].get<double>(), euclid, 1e-9) << r.out;
   EXPECT_GT(j["cost"].get<double>(), j["length"].get<double>() + 0.5) << "a path with diagonals costs more at 1.5";
+  // render draws the reference searches under --lddb's rule too, with both figures.
+  const fs::path svg_path = path("diagonal-1.5.svg");
+  const run_result v = run("render " + map_arg() + " --from 0,0 --to 19,11 --algo astar --algo block-astar --lddb " +
+                           quote(db15) + " --out " + quote(svg_path));
+  ASSERT_EQ(v.status, 0) << v.all();
+  const std::string svg = read_file(svg_path);
+  char want[96];
+  std::snprintf(want, sizeof want, "astar (octile:diagonal=1.5): cost %.4f, length %.4f", want_cost,
+                j["length"].get<double>());
+  EXPECT_NE(svg.find(want), std::string::npos) << want << "\n" << svg;
+  std::snprintf(want, sizeof want, "block-astar (octile:diagonal=1.5): cost %.4f", want_cost);
+  EXPECT_NE(svg.find(want), std::string::npos) << want;
   const run_result t = run("solve " + map_arg() + " --from 0,0 --to 19,11 --lddb " + quote(db15));
   ASSERT_EQ(t.status, 0) << t.all();
   EXPECT_NE(t.out.find("cost       "), std::string::npos) << t.out;
@@ -500,8 +512,8 @@ TEST_F(cli_search, RenderSeveralSearches) {
   EXPECT_NE(r.out.find("wrote " + out.string()), std::string::npos) << r.out;
   const std::string svg = read_file(out);
   EXPECT_EQ(count_of(svg, "<polyline"), 4);
-  for (const char* s : {"block-astar (any-angle): length", "theta (any-angle): length", "astar (octile): length",
-                        "block-astar (octile): length", "valid", "start (2,11)", "goal (19,0)", "expanded"})
+  for (const char* s : {"block-astar (any-angle): cost", "theta (any-angle): cost", "astar (octile): cost",
+                        "block-astar (octile): cost", "valid", "start (2,11)", "goal (19,0)", "expanded"})
     EXPECT_NE(svg.find(s), std::string::npos) << s;
   EXPECT_EQ(svg.find("INVALID"), std::string::npos);
   EXPECT_EQ(count_of(svg, "<g"), count_of(svg, "</g>"));

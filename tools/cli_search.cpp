@@ -458,7 +458,9 @@ std::string render_svg(const svg_picture& pic) {
       const query_run& r = *sr.run;
       const bool blocks = sr.setup->algo == algorithm::block_astar;
       if (r.result.found()) {
-        text += ": length " + format_length(r.length) + ", expanded " + std::to_string(r.result.stats.expanded) +
+        // cost: the rule's, as checked; length: Euclidean, of the waypoints.
+        text += ": cost " + format_length(r.length) + ", length " + format_length(path_length(r.path)) +
+                ", expanded " + std::to_string(r.result.stats.expanded) +
                 (blocks ? " nodes" : (sr.setup->movement.on_vertices() ? " vertices" : " cells")) + ", " +
                 format_fixed(static_cast<double>(r.search_ns) / 1000.0, 1) + " \u00b5s" +
                 (r.check.valid ? ", valid" : ", INVALID: " + r.check.error);

@@ -52,6 +52,11 @@ int run_render(const render_args& a) {
       if (!own) throw usage_error("--algo " + spec + ": " + why);
       o.rule_text = own->name();
     }
+    // The reference searches take the rule of --lddb when it is theirs (and no --rule or
+    // NAME:RULE says otherwise), so that they are drawn under the database's rule.
+    if (algo != algorithm::block_astar && given_db && !o.rule_text &&
+        given_db->movement().on_vertices() == (algo == algorithm::theta || algo == algorithm::lazy_theta))
+      o.rule_text = given_db->movement().name();
     if (algo == algorithm::block_astar && given_db) {
       const bool fits = colon == std::string::npos || *rule::parse(*o.rule_text) == given_db->movement();
       if (fits) o.lddb = a.lddb;
