@@ -322,18 +322,32 @@ TEST_F(cli, CorruptedCopyFailsVerify) {
 TEST_F(cli, InfoSummarisesAFolderAndExplainsMissingDatabases) {
   gen("tile", 2, "tile-2.lddb");
   write_file(path("broken.lddb"), "garbage");
+  // A folder given with --dir is the user's: only what it holds is listed; broken.lddb is
+  // corrupt, so: failure, and nothing reported missing.
   const run_result r = run("info --dir " + quote(dir_.string()));
-  // tile-4, octile-4 and any-angle-4 are missing and broken.lddb is corrupt: failure.
   EXPECT_GT(r.status, 0) << r.all();
   EXPECT_LT(r.status, 128) << r.all();
   EXPECT_NE(r.out.find("tile-2.lddb"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("MISSING"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("gen --rule any-angle --block 4 --out"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("broken.lddb"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("MISSING"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 of 2 databases intact"), std::string::npos) << r.out;
 
-  // The environment variable is honoured too.
+  // $LDDB_DATA_DIR names the shipped databases' folder: tile-4, octile-4 and any-angle-4
+  // are missing there, each with the command that makes it.
   const run_result e = run("info", "LDDB_DATA_DIR=" + quote(dir_.string()));
+  EXPECT_GT(e.status, 0) << e.all();
   EXPECT_NE(e.out.find("tile-2.lddb"), std::string::npos) << e.all();
+  EXPECT_NE(e.out.find("MISSING"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("gen --rule any-angle --block 4 --out"), std::string::npos) << e.out;
+
+  // The user's folder of good databases only: success.
+  fs::remove(path("broken.lddb"));
+  const run_result own = run("info --dir " + quote(dir_.string()));
+  EXPECT_EQ(own.status, 0) << own.all();
+  EXPECT_NE(own.out.find("1 of 1 databases intact"), std::string::npos) << own.out;
+  // An empty folder says so.
+  fs::create_directories(path("empty"));
+  expect_clean_failure(run("info --dir " + quote(path("empty").string())), "holds no .lddb file");
 
   expect_clean_failure(run("info --dir " + quote(path("nowhere").string())), path("nowhere").string());
 }

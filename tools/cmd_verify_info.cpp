@@ -76,11 +76,15 @@ int run_info(const info_args& a) {
   if (!fs::is_directory(dir, ec))
     throw failure("database folder " + dir.string() + " (" + source + ") does not exist or is not a folder");
 
-  // The shipped names first, in their fixed order, then any other .lddb file found.
+  // The shipped names first, in their fixed order, then any other .lddb file found. A
+  // folder given with --dir is the user's own: only what it holds is listed (a shipped name
+  // in it must still hold its rule), and nothing is missing.
+  const bool own_folder = a.dir.has_value();
   std::vector<std::string> names;
   std::map<std::string, std::pair<rule, int>> expected;
   for (const rule& r : shipped_rules()) {
     const std::string name = database_file_name(r, kShippedBlock);
+    if (own_folder && !fs::exists(dir / name, ec)) continue;
     names.push_back(name);
     expected.emplace(name, std::make_pair(r, kShippedBlock));
   }
@@ -90,6 +94,7 @@ int run_info(const info_args& a) {
     if (e.path().extension() == ".lddb" && !expected.count(name)) extra.insert(name);
   }
   names.insert(names.end(), extra.begin(), extra.end());
+  if (names.empty()) throw failure("database folder " + dir.string() + " (" + source + ") holds no .lddb file");
 
   std::printf("LDDB databases in %s (%s)\n\n", dir.string().c_str(), source.c_str());
   std::vector<std::vector<std::string>> rows{{"file", "rule", "b", "on disk", "in memory", "canonical",
@@ -149,7 +154,9 @@ void add_verify_command(CLI::App& app, command_action& chosen) {
 void add_info_command(CLI::App& app, command_action& chosen) {
   auto a = std::make_shared<info_args>();
   auto* cmd = app.add_subcommand("info", "Open and verify every database shipped in lddb/ and summarise them");
-  cmd->add_option("--dir", a->dir, "Database folder (default: $LDDB_DATA_DIR, else share/lddb beside the program, the install's, the source tree's lddb/)");
+  cmd->add_option("--dir", a->dir,
+                  "A folder of your own: list the .lddb files it holds (default: the shipped databases' folder: "
+                  "$LDDB_DATA_DIR, else share/lddb beside the program, the install's, the source tree's lddb/)");
   cmd->callback([a, &chosen] { chosen = [a] { return run_info(*a); }; });
 }
 
