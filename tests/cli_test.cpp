@@ -5,6 +5,7 @@
 // and the files written. Databases are small (b = 2 or 3) to keep the suite fast.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -186,6 +187,9 @@ TEST_F(cli, DumpPatternPictureHasOneRowPerBlockRow) {
   EXPECT_NE(rows[0].find("# . #"), std::string::npos) << rows[0];
   EXPECT_NE(rows[1].find(". . ."), std::string::npos) << rows[1];
   EXPECT_NE(r.out.find("cost matrix"), std::string::npos) << r.out;
+  // What was asked for comes first: the picture within the first few lines, no manifest.
+  EXPECT_LT(std::count(r.out.begin(), r.out.begin() + static_cast<long>(r.out.find("pattern 5")), '\n'), 4) << r.out;
+  EXPECT_EQ(r.out.find("manifest"), std::string::npos) << r.out;
 
   const fs::path aa = gen("any-angle", 3, "aa.lddb");
   r = run("dump --no-stats " + quote(aa.string()) + " --pattern 0x1ff");  // all blocked

@@ -241,6 +241,13 @@ int run_dump(const dump_args& a) {
   }
 
   const block_shape& shape = db.shape();
+  if (detail) {  // what was asked for, first and alone; `lddb dump FILE` shows the rest
+    std::printf("file            %s\n", a.file.c_str());
+    std::printf("rule            %s, %dx%d blocks (the whole header: lddb dump %s)\n", h.movement.name().c_str(),
+                h.block, h.block, a.file.c_str());
+    print_pattern(db, *detail);
+    return kExitOk;
+  }
   std::printf("file            %s\n", a.file.c_str());
   std::printf("format          %s (readable by lddb %s and later)\n", version_text(h.version).c_str(),
               version_text(h.min_reader).c_str());
@@ -286,7 +293,6 @@ int run_dump(const dump_args& a) {
                 stats->mean_inflections(), stats->max_inflections,
                 static_cast<unsigned long long>(stats->path_tables));
   }
-  if (detail) print_pattern(db, *detail);
   return kExitOk;
 }
 
