@@ -25,7 +25,7 @@
 #include "lddb/map_file.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
-#include "lddb/splitmix.hpp"
+#include "test_rng.hpp"
 
 namespace lddb_fingerprint {
 
@@ -44,12 +44,6 @@ struct hasher {
     std::memcpy(&b, &v, sizeof b);
     u64(b);
   }
-};
-
-struct splitmix {
-  std::uint64_t s;
-  std::uint64_t next() { return lddb::splitmix64(s); }
-  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 };
 
 inline void hash_result(hasher& h, const lddb::search_result& r) {
@@ -80,7 +74,7 @@ struct query {
 // The fixed queries of a map: a free start = goal, an off-map start, a blocked goal where
 // there is one, then random pairs (mostly free points, some blocked).
 inline std::vector<query> queries_for(const lddb::grid_map& map, bool vertices, int count, std::uint64_t seed) {
-  splitmix g{seed};
+  lddb_test::rng g{seed};
   const int w = map.width() + (vertices ? 1 : 0), hgt = map.height() + (vertices ? 1 : 0);
   auto free_cell = [&] {
     for (int tries = 0; tries < 10000; ++tries) {
