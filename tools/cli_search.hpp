@@ -79,7 +79,9 @@ std::string endpoint_problem(const rule& r, const grid_map& map, point p);
 struct query_run {
   search_result result;       // as the search returned it (path unsmoothed)
   std::vector<point> path;    // the path reported: smoothed when asked for
-  double length = 0;          // of `path`, from the checker when valid, else path_length
+  // The rule's cost of `path` as the checker recomputes it when valid, else path_length;
+  // equal to the Euclidean length but for octile rules with another diagonal cost.
+  double length = 0;
   std::uint64_t search_ns = 0;  // the search call alone
   std::uint64_t smooth_ns = 0;  // smooth_path alone
   check_result check;         // of `path`; valid is false when no path was found
