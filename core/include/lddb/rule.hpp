@@ -22,11 +22,11 @@ enum class corner_cutting : std::uint8_t {
   one_side_free = 1,  // at least one side cell must be free
 };
 
-// Any-angle: may a segment pass through a vertex between two diagonally opposite
-// blocked cells?
+// Any-angle: may a path get from one free side of a double corner (a vertex between two
+// diagonally opposite blocked cells) to the other through that vertex?
 enum class squeezing : std::uint8_t {
-  forbidden = 0,  // GPPC rule 3 (the default)
-  allowed = 1,    // the rule of most older Theta* code
+  forbidden = 0,  // no: the GPPC any-angle rule (the default; lddb/segments.hpp)
+  allowed = 1,    // yes: the rule of most older Theta* code
 };
 
 // A movement rule is a value: a database records it and a query is checked against it.

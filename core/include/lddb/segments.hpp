@@ -21,6 +21,48 @@ bool vertex_usable(const Grid& g, int x, int y) {
   return !(g.blocked(x - 1, y - 1) && g.blocked(x, y - 1) && g.blocked(x - 1, y) && g.blocked(x, y));
 }
 
+// A double corner: two diagonally opposite cells of the vertex blocked, the other two free.
+// Each free cell is a *side* of the vertex: side 0 is the free cell in the row above the
+// vertex (north-west or north-east), side 1 the one in the row below. A path may visit a
+// double corner but never pass from one side to the other there (docs/rules.md); every
+// other vertex has one side, 0.
+template <class Grid>
+bool double_corner(const Grid& g, int x, int y) {
+  const bool nw = g.blocked(x - 1, y - 1), ne = g.blocked(x, y - 1);
+  const bool sw = g.blocked(x - 1, y), se = g.blocked(x, y);
+  return (nw && se && !ne && !sw) || (ne && sw && !nw && !se);
+}
+
+// The side of vertex (x, y) on which a segment between it and (tx, ty) lies: at a double
+// corner the free cell the segment enters or runs along (0 or 1); 0 at any other vertex.
+// The segment itself must be legal (segment_legal); this does not check it.
+template <class Grid>
+int segment_side(const Grid& g, int x, int y, int tx, int ty) {
+  if (!double_corner(g, x, y)) return 0;
+  if (ty != y) return ty < y ? 0 : 1;  // into the row above or the row below
+  // Along the row: the edge between the cells above and below it, one of them free.
+  return g.blocked(tx > x ? x : x - 1, y - 1) ? 1 : 0;
+}
+
+// May a path that arrives at vertex v from a leave it toward b? Under the default rule
+// (squeeze forbidden), at a double corner only on the side it arrived on; anywhere else,
+// and under squeeze=allowed, always.
+template <class Grid>
+bool turn_legal(const rule& r, const Grid& g, int ax, int ay, int vx, int vy, int bx, int by) {
+  if (r.squeeze == squeezing::allowed || !double_corner(g, vx, vy)) return true;
+  return segment_side(g, vx, vy, ax, ay) == segment_side(g, vx, vy, bx, by);
+}
+
+// The side a start or goal at vertex (x, y) belongs to: that of its own cell, the cell
+// (x, y) south-east of it. 1 at a double corner whose own cell is free, -1 at a double
+// corner whose own cell is blocked (no query may start or end there under the default
+// rule: the competition's rule), 0 at any other vertex and under squeeze=allowed.
+template <class Grid>
+int endpoint_side(const rule& r, const Grid& g, int x, int y) {
+  if (r.squeeze == squeezing::allowed || !double_corner(g, x, y)) return 0;
+  return g.blocked(x, y) ? -1 : 1;
+}
+
 namespace detail {
 // floor(n / d) for d > 0.
 inline std::int64_t floor_div(std::int64_t n, std::int64_t d) {
@@ -33,7 +75,9 @@ inline std::int64_t floor_div(std::int64_t n, std::int64_t d) {
 //  1. it does not pass through the interior of a blocked cell;
 //  2. it does not run along an edge shared by two blocked cells;
 //  3. unless r.squeeze is allowed, it does not pass *through* a vertex whose two
-//     diagonally opposite cells are both blocked (ending there is fine).
+//     diagonally opposite cells are both blocked. (A straight pass through a double
+//     corner always goes from one side to the other; a path's turns at double corners
+//     are turn_legal's business.)
 template <class Grid>
 bool segment_legal(const rule& r, const Grid& g, int x0, int y0, int x1, int y1) {
   if (x0 == x1 && y0 == y1) return vertex_usable(g, x0, y0);
