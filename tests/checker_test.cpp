@@ -1,7 +1,8 @@
 // checker_test: the independent path checker (lddb/checker.hpp, library lddb_checker).
 //
 //   Differential   the checker and moves.hpp / segments.hpp decide every move and segment alike on random
-//                  maps (two methods written apart: if one is wrong, they disagree)
+//                  maps (two methods written apart: if one is wrong, they disagree), and
+//                  the checker's sources use none of theirs
 //   CheckPath      whole paths on a grid_map: each way a path can be wrong, with its message,
 //                  and the recomputed length
 //   CheckerDoubleCorner  hand-drawn double corners: passing through, visiting on one side,
@@ -12,6 +13,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -132,6 +135,26 @@ TEST(Differential, LongSegmentsAreFast) {
   EXPECT_LT(ms, 2000.0);
   g.set_blocked(2000, 1500, true);
   EXPECT_FALSE(lddb::checker::segment_ok(lddb::rule::any_angle(), g, {0, 0}, {4000, 3000}));
+}
+
+TEST(Differential, CheckerIsWrittenApart) {
+  // The checker can catch segments.hpp and moves.hpp only while it uses none of their code.
+  const std::filesystem::path root = std::filesystem::path(LDDB_SOURCE_DIR) / "checker";
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".hpp" && ext != ".cpp") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const std::string code = line.substr(0, line.find("//"));
+      for (const char* banned : {"lddb/segments.hpp", "lddb/moves.hpp", "segment_legal(", "step_legal(", "vertex_usable(",
+                                 "segment_side(", "turn_legal(", "endpoint_side(", "euclid_cost(", "step_cost("})
+        EXPECT_EQ(code.find(banned), std::string::npos) << entry.path().string() << ":" << n << " uses " << banned;
+    }
+  }
+  EXPECT_GE(files, 3);
 }
 
 // ----------------------------------------------------------------------------- whole paths
