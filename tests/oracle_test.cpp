@@ -104,8 +104,8 @@ class dense_costs {
 TEST(OracleDense, LeastCostsAgreeWithFloydWarshall) {
   std::mt19937_64 rng(0xF10D);
   int differ = 0, strict_only_unreachable = 0, compared = 0;
-  for (int m = 0; m < 16; ++m) {
-    const oracle::grid g = random_grid(rng, 3 + m % 2, 3 + (m / 2) % 2, 25 + 3 * m);
+  for (int m = 0; m < 40; ++m) {
+    const oracle::grid g = random_grid(rng, 3 + m % 3, 3 + (m / 3) % 2, 20 + m);
     const int w = g.width() + 1, h = g.height() + 1;
     std::vector<double> strict_costs;
     for (const auto& r : {lddb::rule::any_angle(), lddb::rule::any_angle(lddb::squeezing::allowed)}) {
