@@ -800,6 +800,36 @@ TEST(Versions, NewerMinimumReaderIsRefused) {
   expect_refused(r, status::unsupported_version, file_name("octile-3"), "needs a reader of format 1.4");
 }
 
+// Format 1.1 changed what squeezing 0 means (docs/format.md, section 7): its files need a
+// 1.1 reader, and a 1.0 file's any-angle reads as the rule whose answers it holds.
+TEST(Versions, DefaultAnyAngleNeedsA11Reader) {
+  const bytes& f = file_bytes("any-angle-3");
+  EXPECT_EQ(get<std::uint16_t>(f, 10), 1);
+  EXPECT_EQ(get<std::uint16_t>(f, 12), 1);
+  EXPECT_EQ(get<std::uint16_t>(f, 14), 1);
+  std::string why;
+  EXPECT_FALSE(version_readable({1, 1}, {1, 1}, {1, 0}, &why));
+  EXPECT_TRUE(contains(why, "needs a reader of format 1.1 or newer")) << why;
+  const auto r = open_sample("any-angle-3");
+  ASSERT_TRUE(r) << r.message;
+  EXPECT_EQ(r.db->movement(), rule::any_angle());
+  EXPECT_EQ(lddb::min_reader_for(rule::any_angle(lddb::squeezing::allowed)), (format_version{1, 0}));
+  EXPECT_EQ(lddb::min_reader_for(rule::octile()), (format_version{1, 0}));
+  EXPECT_EQ(lddb::min_reader_for(rule::tile()), (format_version{1, 0}));
+  // The same bytes stamped 1.0 read as squeeze=allowed; other rules read as stored.
+  const auto old = open_patched("any-angle-3", [](bytes& g) {
+    put<std::uint16_t>(g, 10, 0);
+    put<std::uint16_t>(g, 14, 0);
+    reseal_header(g);
+  });
+  ASSERT_TRUE(old) << old.message;
+  EXPECT_EQ(old.db->movement(), rule::any_angle(lddb::squeezing::allowed));
+  EXPECT_EQ(old.db->check_rule(rule::any_angle(), &why), status::rule_mismatch);
+  EXPECT_TRUE(contains(why, "any-angle:squeeze=allowed")) << why;
+  EXPECT_EQ(lddb::rule_as_written(rule::octile(), {1, 0}), rule::octile());
+  EXPECT_EQ(lddb::rule_as_written(rule::any_angle(), {1, 1}), rule::any_angle());
+}
+
 TEST(Versions, NewerMinorThatOldReadersMayReadOpens) {
   const auto r = open_patched("octile-3", [](bytes& f) {
     put<std::uint16_t>(f, 10, 7);  // file 1.7, still readable by 1.0
