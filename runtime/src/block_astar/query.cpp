@@ -55,6 +55,10 @@ bool block_search::begin(search_result& r) {
     return false;
   }
   if (!prepare_endpoints(rule_, map_, q_.start, q_.goal, q_.options, r)) return false;
+  if (components_apart(rule_, map_, q_.start, q_.goal, q_.options)) {
+    no_path(r);
+    return false;
+  }
   st_.pool.reset();
   st_.squares_used = 0;
   st_.open.clear();
@@ -160,8 +164,7 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   r.stats = q_.stats;
   if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);
   if (q_.length == kUnreachable) {
-    r.status = search_status::no_path;
-    set_message(r.message, "no path from (%d,%d) to (%d,%d)", q_.start.x, q_.start.y, q_.goal.x, q_.goal.y);
+    no_path(r);
     return true;
   }
   r.status = search_status::found;
@@ -169,6 +172,11 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   reconstruct(r);
   r.length = path_length(r.path);
   return true;
+}
+
+void block_search::no_path(search_result& r) const {
+  r.status = search_status::no_path;
+  set_message(r.message, "no path from (%d,%d) to (%d,%d)", q_.start.x, q_.start.y, q_.goal.x, q_.goal.y);
 }
 
 void block_search::give_up(search_result& r) {
