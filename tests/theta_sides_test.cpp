@@ -15,6 +15,7 @@
 //                never exceeds
 // Under squeeze=allowed every vertex has one side and both are the plain optima.
 //
+//   ThetaSides.OraclesAgree     the optima here are oracle::least_cost's
 //   ThetaSides.RandomMaps       legal, side-keeping, >= the optimum, found iff reachable
 //   ThetaSides.HandDrawn        double corners drawn by hand, lengths worked by hand
 //   ThetaSides.Endpoints        a start or goal on a double corner whose own cell is blocked
@@ -253,6 +254,33 @@ void expect_good_smoothing(const rule& r, const test_map& t, const std::vector<p
 
 // ----------------------------------------------------------------------------- tests
 
+// The oracles here agree with the test oracle's own least cost (oracle::least_cost, the
+// visibility graph on every vertex, its sides from the path checker) on small maps.
+TEST(ThetaSides, OraclesAgree) {
+  lddb_test::rng rng{7};
+  int compared = 0;
+  for (int m = 0; m < 40; ++m) {
+    const test_map t = random_map(rng, 3, 8, 20, 45);
+    const point s = random_vertex(rng, t), g = random_vertex(rng, t);
+    for (const rule& r : {kStrict, kSqueeze}) {
+      const double want = oracle::least_cost(r, t.grid, s, g), vis = visibility(r, t.grid, {s, g}).least(s, g);
+      const std::string what = oracle::rule_label(r) + " " + pt(s) + "->" + pt(g) + "\n" + t.describe();
+      if (std::isnan(vis)) {
+        EXPECT_EQ(want, oracle::kInf) << what;
+        continue;
+      }
+      if (want == oracle::kInf) {
+        EXPECT_EQ(vis, oracle::kInf) << what;
+      } else {
+        EXPECT_NEAR(vis, want, 1e-9) << what;
+      }
+      EXPECT_EQ(eight_neighbour(r, t.grid, s, g) == oracle::kInf, want == oracle::kInf) << what;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 60);
+}
+
 TEST(ThetaSides, RandomMaps) {
   lddb_test::rng rng{0x51de5};
   search_context ctx;
@@ -344,6 +372,7 @@ TEST(ThetaSides, HandDrawn) {
     const search_result f = run(lazy, kStrict, d, {1, 2}, {3, 0}, ctx);
     expect_good_path(kStrict, d, {1, 2}, {3, 0}, f, 4.0, "round");
     EXPECT_NEAR(f.length, 4.0, 1e-12);  // (1,2) -> (3,2) -> (3,0)
+    expect_good_smoothing(kStrict, d, f.path, 4.0, "round smoothed");
     // Vertex (2,2) of the second map is a double corner whose own cell (2,2) is free: a
     // start there is on that cell's side and may not set off through cell (1,1) north-west
     // of it; it goes round a blocked cell, (2,2) -> (3,2) -> (3,1) -> (1,1) or its mirror.
@@ -358,6 +387,8 @@ TEST(ThetaSides, HandDrawn) {
     const search_result back = run(lazy, kStrict, e, {1, 1}, {2, 2}, ctx);
     expect_good_path(kStrict, e, {1, 1}, {2, 2}, back, 4.0, "goal side");
     EXPECT_NEAR(back.length, 4.0, 1e-12);
+    expect_good_smoothing(kStrict, e, st.path, 4.0, "start side smoothed");
+    expect_good_smoothing(kStrict, e, back.path, 4.0, "goal side smoothed");
     // From its own side it is one step.
     const search_result near = run(lazy, kStrict, e, {3, 3}, {2, 2}, ctx);
     ASSERT_TRUE(near.found());
