@@ -99,14 +99,14 @@ point side_cell(const oracle::grid& g, point v, point q) {
 }
 
 // Why a polyline breaks the sides of the default rule ("" when it keeps them): it must
-// leave its start and, when `to_goal`, reach its last point beside their own cells where
-// they are double corners, and keep to one side at every double corner it turns at.
-std::string side_error(const rule& r, const oracle::grid& g, const std::vector<point>& path, bool to_goal = true) {
+// leave its start and reach its goal beside their own cells where they are double
+// corners, and keep to one side at every double corner it turns at.
+std::string side_error(const rule& r, const oracle::grid& g, const std::vector<point>& path) {
   if (r.squeeze == lddb::squeezing::allowed || path.size() < 2) return "";
   const std::size_t n = path.size();
   if (double_corner(g, path[0]) && !(side_cell(g, path[0], path[1]) == path[0]))
     return "leaves start " + pt(path[0]) + " beside " + pt(side_cell(g, path[0], path[1]));
-  if (to_goal && double_corner(g, path[n - 1]) && !(side_cell(g, path[n - 1], path[n - 2]) == path[n - 1]))
+  if (double_corner(g, path[n - 1]) && !(side_cell(g, path[n - 1], path[n - 2]) == path[n - 1]))
     return "reaches goal " + pt(path[n - 1]) + " beside " + pt(side_cell(g, path[n - 1], path[n - 2]));
   for (std::size_t i = 1; i + 1 < n; ++i)
     if (double_corner(g, path[i]) && !(side_cell(g, path[i], path[i - 1]) == side_cell(g, path[i], path[i + 1])))
@@ -485,30 +485,35 @@ TEST(ThetaSides, Smoothing) {
   EXPECT_GT(shortened, smoothed / 2);
 }
 
-// A search cut short by its expansion budget returns a legal partial path that keeps the
-// sides (its last point is no goal, so only the start's side and the turns count).
+// A search cut short by its expansion budget returns a partial path that is itself a
+// legal path: it keeps the sides and ends where a new search could start from (a point on a
+// double corner only on its own cell's side).
 TEST(ThetaSides, Budget) {
   lddb_test::rng rng{77};
   search_context ctx;
-  int partial = 0;
-  for (int m = 0; m < 30; ++m) {
-    const test_map t = random_map(rng, 16, 24, 20, 35);
+  int partial = 0, corner_ends = 0;
+  for (int m = 0; m < 300; ++m) {
+    const test_map t = random_map(rng, 16, 24, 25, 40);
     const point s = random_vertex(rng, t), g = random_vertex(rng, t);
     for (bool lazy : {false, true}) {
       search_options o(heuristic_kind::euclidean);
-      o.max_expansions = 6;
+      o.max_expansions = 1 + static_cast<std::uint64_t>(m % 8);
       const search_result res = lazy ? lddb::lazy_theta_star(kStrict, t.map, s, g, o, ctx)
                                      : lddb::theta_star(kStrict, t.map, s, g, o, ctx);
       if (res.status != search_status::budget_exhausted) continue;
       ASSERT_FALSE(res.path.empty());
       EXPECT_EQ(res.path.front(), s);
-      for (std::size_t i = 0; i + 1 < res.path.size(); ++i)
-        EXPECT_TRUE(oracle::segment_ok(kStrict, t.grid, res.path[i], res.path[i + 1])) << t.describe();
-      EXPECT_EQ(side_error(kStrict, t.grid, res.path, false), "") << t.describe();
+      const oracle::path_report rep = oracle::check_path(kStrict, t.grid, std::span<const point>(res.path));
+      EXPECT_TRUE(rep.ok) << rep.why << t.describe();
+      EXPECT_EQ(side_error(kStrict, t.grid, res.path), "") << t.describe();
+      EXPECT_NEAR(lddb::cost_to_double(res.cost), rep.length, kEps) << t.describe();
+      const point end = res.path.back();
+      corner_ends += double_corner(t.grid, end) && !(end == s);
       ++partial;
     }
   }
-  EXPECT_GT(partial, 20);
+  EXPECT_GT(partial, 200);
+  EXPECT_GT(corner_ends, 0);  // some end on a double corner, on its own side
 }
 
 }  // namespace

@@ -93,6 +93,12 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
       // parent, closed, is.
       std::uint32_t to = st.open_top().id;
       if constexpr (Lazy) to = st.at(to).parent;
+      if constexpr (Sides) {
+        // The partial path ends where a unit may stand and plan again from: not on a double
+        // corner on another side than its own cell's (the start's side rule); else earlier.
+        for (point e = xy(to); to != sid && endpoint_side(r, map, e.x, e.y) != static_cast<int>(to >= nv); e = xy(to))
+          to = st.at(to).parent;
+      }
       stats.heap_ops = st.heap_ops;
       st.give_up(sid, to, xy, options.max_expansions, res);
       return;
