@@ -119,6 +119,7 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
       if (u.parent != uid && !los(xy(u.parent), up)) {
         // SetVertex: the best closed neighbour (first in kSteps order on ties); at a double
         // corner, its state on the side of the unit segment to u, whose moves to u are legal.
+        // (k ^ 2 is the move opposite k in kSteps order.)
         const auto toward_u = [&](int k, std::uint32_t vid, point p) {
           if constexpr (Sides) return vid + ((sides[st.touch_vertex(vid, map, p.x, p.y).cells][1] >> (k ^ 2)) & 1u) * nv;
           return vid;
@@ -157,7 +158,8 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
       const int dx = kSteps[k][0], dy = kSteps[k][1];
       const std::uint32_t vvid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uvid) + offsets[k]);
       const point vp{up.x + dx, up.y + dy};
-      // The state path 1 reaches: at a double corner, on the side of the segment back to u.
+      // The state path 1 reaches: at a double corner, on the side of the segment back to u
+      // (move k ^ 2).
       std::uint32_t vid = vvid;
       unsigned v_sides = 0;  // Sides: the unit segments on v's side 1 (none unless a double corner)
       node_search::node* vrec;
