@@ -12,7 +12,9 @@
 //     stale. A blocked cell's set membership means nothing.
 // A stale or missing connectivity is rebuilt by the next query that asks, under the lock.
 // So for two free cells, one set means one component, always when a query reads them.
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <mutex>
 #include <vector>
 
@@ -91,20 +93,41 @@ struct grid_map::components {
     parent[static_cast<std::size_t>(b)] = a;
   }
 
+  // The first column >= x of row y whose cell is blocked (want_blocked) or free; width if
+  // none. Reads the row's bits a word at a time (bits past the width read as free).
+  static int next_cell(const grid_map& m, int y, int x, bool want_blocked) {
+    const std::uint64_t* row = m.row_bits_.data() + static_cast<std::size_t>(y) * m.words_;
+    while (x < m.width_) {
+      std::uint64_t word = row[x >> 6];
+      if (!want_blocked) word = ~word;
+      word &= ~std::uint64_t{0} << (x & 63);
+      if (word != 0) return std::min(m.width_, (x & ~63) + std::countr_zero(word));
+      x = (x & ~63) + 64;
+    }
+    return m.width_;
+  }
+
+  // By runs of free cells: each cell of a run points at the run's first cell, and a run is
+  // united with each run of the row above that it touches.
   static void rebuild(const grid_map& m, connectivity c, labels& l) {
     const int w = m.width(), h = m.height();
     l.parent.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), -1);
     l.stale = false;
     std::vector<std::int32_t>& parent = l.parent;
-    const bool eight = c == connectivity::eight;
+    const int reach = c == connectivity::eight ? 1 : 0;  // how far past its ends a run touches
     for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        if (m.blocked(x, y)) continue;
-        const std::int32_t i = y * w + x;
-        if (!m.blocked(x - 1, y)) unite(parent, i, i - 1);
-        if (!m.blocked(x, y - 1)) unite(parent, i, i - w);
-        if (eight && !m.blocked(x - 1, y - 1)) unite(parent, i, i - w - 1);
-        if (eight && !m.blocked(x + 1, y - 1)) unite(parent, i, i - w + 1);
+      for (int x = next_cell(m, y, 0, false); x < w; x = next_cell(m, y, x, false)) {
+        const int end = next_cell(m, y, x, true);
+        const std::int32_t head = y * w + x;
+        parent[static_cast<std::size_t>(head)] = -(end - x);
+        std::fill(parent.begin() + head + 1, parent.begin() + (head + end - x), head);
+        if (y > 0) {
+          const int hi = std::min(w, end + reach);
+          for (int px = next_cell(m, y - 1, std::max(0, x - reach), false); px < hi;
+               px = next_cell(m, y - 1, next_cell(m, y - 1, px, true), false))
+            unite(parent, head, head - w + (px - x));
+        }
+        x = end;
       }
   }
 
@@ -159,6 +182,14 @@ bool grid_map::same_component(connectivity c, int ax, int ay, int bx, int by) co
   components::labels& l = cs->of[static_cast<std::size_t>(c)];
   if (l.parent.empty() || l.stale) components::rebuild(*this, c, l);
   return components::find(l.parent, ay * width_ + ax) == components::find(l.parent, by * width_ + bx);
+}
+
+bool grid_map::components_current(connectivity c) const {
+  components* cs = components_.get();
+  if (!cs) return false;
+  const std::lock_guard<std::mutex> guard(cs->lock);
+  const components::labels& l = cs->of[static_cast<std::size_t>(c)];
+  return !l.parent.empty() && !l.stale;
 }
 
 std::size_t grid_map::component_bytes() const {

@@ -54,6 +54,9 @@ class grid_map {
   // (O(width x height), width x height x 4 bytes) and after set_blocked has made them
   // stale; a const map may be asked from several threads at once (a lock guards the labels).
   bool same_component(connectivity c, int ax, int ay, int bx, int by) const;
+  // Are the labels of `c` built and current, so that the next same_component for it
+  // rebuilds nothing? (A game may call same_component once after loading, off the clock.)
+  bool components_current(connectivity c) const;
   // Bytes the component labels hold.
   std::size_t component_bytes() const;
 

@@ -94,7 +94,8 @@ struct search_options {
   // Every search: when start and goal lie in different components of the map under the
   // rule (same_component below), answer no_path at once, with no expansion, instead of
   // exhausting the start's component. The answer is the same either way; false is for
-  // measuring the searches without it.
+  // measuring the searches without it. (A query capped by max_expansions whose goal is
+  // unreachable thus ends no_path rather than budget_exhausted.)
   bool component_check = true;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
