@@ -85,8 +85,8 @@ class grid_map {
   std::uint32_t full_code_ = 0;
   std::vector<std::uint64_t> row_bits_;
   std::vector<std::uint32_t> codes_;
-  // The labels (runtime/src/components.cpp). A copy starts without labels; they are a
-  // cache of the cells, which it shares.
+  // The labels (runtime/src/components.cpp): a cache of the cells, so a copy starts
+  // without them and builds its own when asked.
   struct components;
   struct components_deleter {
     void operator()(components* c) const;
