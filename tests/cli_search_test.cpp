@@ -474,9 +474,9 @@ TEST_F(cli_search, BenchBadInputs) {
   const fs::path wrong_size = path("size.scen");
   write_file(wrong_size, "version 1\n0\tsmall.map\t30\t12\t0\t0\t1\t1\t1.41421\n");
   expect_clean_failure(run("bench --scen " + quote(wrong_size) + " --algo astar"), "30x12", 1);
-  const fs::path blocked = path("blocked.scen");
-  write_file(blocked, "version 1\n0\tsmall.map\t20\t12\t4\t1\t0\t0\t1\n");
-  expect_clean_failure(run("bench --scen " + quote(blocked) + " --algo astar"), "invalid_start", 1);
+  const fs::path off_map = path("off.scen");
+  write_file(off_map, "version 1\n0\tsmall.map\t20\t12\t20\t1\t0\t0\t1\n");
+  expect_clean_failure(run("bench --scen " + quote(off_map) + " --algo astar"), off_map.string() + ":2: start (20,1) is off the", 1);
   expect_clean_failure(run("bench --scen " + quote(path("emptydir")) + " --map " + quote(map_) + " --algo astar"),
                        "--map", 2);
   expect_clean_failure(run("bench --scen " + quote(scen) + " --algo astar --limit 0"), "--limit", 2);
@@ -485,6 +485,127 @@ TEST_F(cli_search, BenchBadInputs) {
   const fs::path nowhere = path("no/such/dir/out.csv");
   expect_clean_failure(run("bench --scen " + quote(scen) + " --algo astar --csv " + quote(nowhere)), nowhere.string(), 1);
   expect_clean_failure(run("bench --algo astar"), "--scen", 2);
+}
+
+// Scenario files hold a few queries from or to cells a ground unit cannot stand on (water,
+// trees): they are counted as skipped, in order in the CSV, and are no failure.
+TEST_F(cli_search, BenchSkipsQueriesWhoseStartOrGoalIsNotPassable) {
+  const fs::path scen = path("small.map.scen");
+  const oracle::grid g = oracle_grid(kMapText);
+  ASSERT_TRUE(g.blocked(4, 1) && g.blocked(13, 9) && !g.blocked(16, 11));  // '@', 'T', 'S' in kMapText
+  const double to_swamp = oracle::least_cost(lddb::rule::octile(), g, {0, 0}, {16, 11});
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "version 1\n0\tsmall.map\t20\t12\t4\t1\t0\t0\t5\n"  // start blocked
+                "0\tsmall.map\t20\t12\t0\t0\t16\t11\t%.5f\n"         // goal on swamp: passable
+                "0\tsmall.map\t20\t12\t0\t0\t13\t9\t15\n",           // goal on trees
+                to_swamp);
+  write_file(scen, text);
+  const fs::path csv = path("skip.csv");
+  for (const std::string& algo : {std::string("--algo astar"), "--lddb " + db("octile-3.lddb"), std::string("--algo theta")}) {
+    SCOPED_TRACE(algo);
+    const run_result r = run("bench --scen " + quote(scen) + " " + algo + " --csv " + quote(csv));
+    ASSERT_EQ(r.status, 0) << r.all();
+    EXPECT_NE(r.out.find("1 scenario file, 3 queries (2 skipped)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("skipped: start/goal not passable: 2 of 3 queries (first: " + scen.string() +
+                         ":2: start (4,1) is blocked)"),
+              std::string::npos)
+        << r.out;
+    bool saw_all = false;
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.rfind("all ", 0) != 0) continue;
+      saw_all = true;
+      std::istringstream in(line);
+      std::string name, queries, found, len, opt, exp, us, invalid, mism, skipped;
+      in >> name >> queries >> found >> len >> opt >> exp >> us >> invalid >> mism >> skipped;
+      EXPECT_EQ(queries, "1");
+      EXPECT_EQ(found, "1");
+      EXPECT_EQ(skipped, "2");
+    }
+    EXPECT_TRUE(saw_all) << r.out;
+    const auto rows = lines_of(read_file(csv));
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_NE(rows[1].find(",4,1,0,0,skipped,"), std::string::npos) << rows[1];
+    EXPECT_NE(rows[2].find(",found,"), std::string::npos) << rows[2];
+    EXPECT_NE(rows[3].find(",skipped,"), std::string::npos) << rows[3];
+  }
+}
+
+// With stderr in a file, progress is a plain line every LDDB_PROGRESS_INTERVAL seconds
+// (0: after every batch), so a long run redirected to a log is not silent.
+TEST_F(cli_search, BenchPrintsPlainProgressWhenStderrIsNotATerminal) {
+  const fs::path scen = path("small.map.scen");
+  const int n = write_scenario(scen, "small.map", false);
+  const std::string cmd = "bench --scen " + quote(scen) + " --algo astar";
+  const run_result every = run(cmd, "LDDB_PROGRESS_INTERVAL=0");
+  ASSERT_EQ(every.status, 0) << every.all();
+  const std::string want = "lddb bench: " + std::to_string(n) + "/" + std::to_string(n) + " queries, ";
+  EXPECT_NE(every.err.find(want), std::string::npos) << every.err;
+  EXPECT_NE(every.err.find(" s elapsed\n"), std::string::npos) << every.err;
+  EXPECT_EQ(every.err.find('\r'), std::string::npos) << "no terminal control in a file";
+  const run_result rare = run(cmd, "LDDB_PROGRESS_INTERVAL=3600");
+  ASSERT_EQ(rare.status, 0) << rare.all();
+  EXPECT_EQ(rare.err, "") << "nothing before the interval has passed";
+  expect_clean_failure(run(cmd, "LDDB_PROGRESS_INTERVAL=soon"), "LDDB_PROGRESS_INTERVAL 'soon'", 2);
+  EXPECT_NE(run("bench --help").out.find("LDDB_PROGRESS_INTERVAL"), std::string::npos);
+}
+
+// A map cluttered with rock, trees, water and swamp, whose scenario's optima are the
+// oracle's under one corner rule: bench under another rule names it.
+TEST_F(cli_search, BenchNamesTheCornerRuleTheOptimaAssume) {
+  const int w = 48, h = 36;
+  std::mt19937 rng(11);
+  std::string text = "type octile\nheight " + std::to_string(h) + "\nwidth " + std::to_string(w) + "\nmap\n";
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const unsigned v = rng() % 100;
+      text += v < 16 ? '@' : v < 22 ? 'T' : v < 28 ? 'W' : v < 34 ? 'S' : '.';
+    }
+    text += '\n';
+  }
+  write_file(path("clutter.map"), text);
+  const oracle::grid g = oracle_grid(text);
+  const lddb::rule forbidden = lddb::rule::octile(), one_side = lddb::rule::octile(lddb::corner_cutting::one_side_free),
+                   allowed = lddb::rule::octile(lddb::corner_cutting::allowed);
+  std::string scen = "version 1\n";
+  int queries = 0, differ_forbidden = 0, differ_allowed = 0;
+  while (queries < 120) {
+    const lddb::point s{static_cast<int>(rng() % w), static_cast<int>(rng() % h)};
+    const lddb::point t{static_cast<int>(rng() % w), static_cast<int>(rng() % h)};
+    if (g.blocked(s.x, s.y) || g.blocked(t.x, t.y)) continue;
+    const double f = oracle::least_cost(forbidden, g, s, t);
+    if (std::isinf(f)) continue;  // every rule reaches it
+    const double o = oracle::least_cost(one_side, g, s, t), a = oracle::least_cost(allowed, g, s, t);
+    differ_forbidden += std::abs(f - o) > 1e-3;
+    differ_allowed += std::abs(a - o) > 1e-3;
+    char line[160];
+    std::snprintf(line, sizeof line, "0\tclutter.map\t%d\t%d\t%d\t%d\t%d\t%d\t%.5f\n", w, h, s.x, s.y, t.x, t.y, o);
+    scen += line;
+    ++queries;
+  }
+  // The premise: both neighbouring rules are off on well over 1% of the queries.
+  ASSERT_GT(differ_forbidden, queries / 20);
+  ASSERT_GT(differ_allowed, queries / 20);
+  write_file(path("clutter.map.scen"), scen);
+  const std::string base = "bench --scen " + quote(path("clutter.map.scen")) + " --algo astar";
+  const std::string advice = "the scenario's optima look like octile:corners=one-side-free: rerun with --rule "
+                             "octile:corners=one-side-free";
+  const run_result strict = run(base);
+  EXPECT_EQ(strict.status, 1) << strict.all();
+  EXPECT_NE(strict.out.find(advice), std::string::npos) << strict.out;
+  EXPECT_NE(strict.err.find(std::to_string(differ_forbidden) + " octile mismatches"), std::string::npos) << strict.err;
+  const run_result loose = run(base + " --rule octile:corners=allowed");
+  EXPECT_EQ(loose.status, 1) << loose.all();
+  EXPECT_NE(loose.out.find(advice), std::string::npos) << loose.out;
+  const run_result right = run(base + " --rule octile:corners=one-side-free");
+  EXPECT_EQ(right.status, 0) << right.all();
+  EXPECT_EQ(right.out.find("look like"), std::string::npos) << right.out;
+  // Block A* also needs a database for the rule it is told to use.
+  const run_result block = run("bench --scen " + quote(path("clutter.map.scen")) + " --lddb " + db("octile-3.lddb"));
+  EXPECT_EQ(block.status, 1) << block.all();
+  EXPECT_NE(block.out.find(advice + " (Block A* needs a database for it: lddb gen --rule octile:corners=one-side-free"),
+            std::string::npos)
+      << block.out;
 }
 
 // ----------------------------------------------------------------------------- render
