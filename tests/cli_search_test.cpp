@@ -14,6 +14,8 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -674,6 +676,53 @@ TEST_F(cli_search, RenderBadInputs) {
 
 // ----------------------------------------------------------------------------- demo
 
+// Hue in degrees of "#rrggbb".
+double hue_of(const std::string& hex) {
+  const double r = std::stoi(hex.substr(1, 2), nullptr, 16) / 255.0, g = std::stoi(hex.substr(3, 2), nullptr, 16) / 255.0,
+               b = std::stoi(hex.substr(5, 2), nullptr, 16) / 255.0;
+  const double mx = std::max({r, g, b}), mn = std::min({r, g, b}), d = mx - mn;
+  if (d == 0) return 0;
+  const double h = mx == r ? std::fmod((g - b) / d, 6.0) : mx == g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return std::fmod(h * 60 + 360, 360);
+}
+
+// The picture tells the three searches apart: each path and its expanded area in one
+// colour of distinct hue, each area hatched at its own angle (overlaps cross-hatch rather
+// than blend), a legend entry for each, and start and goal markers in colours no path has.
+void expect_searches_told_apart(const std::string& svg) {
+  std::vector<std::string> paths;
+  const std::regex polyline("<polyline[^>]* stroke=\"(#[0-9a-f]{6})\"");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), polyline), end; it != end; ++it) paths.push_back((*it)[1]);
+  ASSERT_EQ(paths.size(), 3u) << svg.substr(0, 2000);
+  std::set<int> angles;
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    SCOPED_TRACE("search " + std::to_string(k) + " " + paths[k]);
+    for (std::size_t j = 0; j < k; ++j) {
+      const double gap = std::abs(hue_of(paths[k]) - hue_of(paths[j]));
+      EXPECT_GE(std::min(gap, 360 - gap), 30) << paths[j] << " and " << paths[k] << " are too alike";
+    }
+    const std::string id = "expanded-" + std::to_string(k);
+    std::smatch m;
+    const std::regex pattern("<pattern id=\"" + id + "\"[^>]*rotate\\((-?[0-9]+)\\)\"><line[^>]* stroke=\"(#[0-9a-f]{6})\"");
+    ASSERT_TRUE(std::regex_search(svg, m, pattern)) << id;
+    EXPECT_EQ(m[2].str(), paths[k]) << "the area's hatching has the path's colour";
+    angles.insert(std::stoi(m[1].str()));
+    EXPECT_GE(count_of(svg, "fill=\"url(#" + id + ")\""), 2) << "the area and its legend swatch";
+  }
+  EXPECT_EQ(angles.size(), 3u) << "each area hatched at its own angle";
+  for (const char* label : {"Block A* (any-angle): cost", "Theta* (any-angle): cost", "A* (octile): cost", ">start<", ">goal<",
+                            "what it expanded"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  std::smatch start, goal;
+  ASSERT_TRUE(std::regex_search(svg, start, std::regex("<circle[^>]* fill=\"(#[0-9a-f]{6})\"[^>]*><title>start ")));
+  ASSERT_TRUE(std::regex_search(svg, goal, std::regex("<rect[^>]* fill=\"(#[0-9a-f]{6})\"[^>]*><title>goal ")));
+  EXPECT_NE(start[1].str(), goal[1].str());
+  for (const std::string& c : paths) {
+    EXPECT_NE(start[1].str(), c) << "the start marker shares a path's colour";
+    EXPECT_NE(goal[1].str(), c) << "the goal marker shares a path's colour";
+  }
+}
+
 TEST_F(cli_search, DemoPrintsTheTableAndWritesThePicture) {
   // any-angle-4.lddb is missing from the data folder: the demo builds it in memory.
   const run_result r = run("demo --queries 4", "LDDB_DATA_DIR=" + quote(data_), dir_);
@@ -683,9 +732,17 @@ TEST_F(cli_search, DemoPrintsTheTableAndWritesThePicture) {
                         "lengths equal to A*'s (optimal): 4 of 4", "lddb-demo.svg"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_NE(r.out.find((data_ / "octile-4.lddb").string()), std::string::npos) << r.out;
+  // Two lines say what the names in the table mean.
+  const auto out_lines = lines_of(r.out);
+  ASSERT_GE(out_lines.size(), 3u);
+  EXPECT_EQ(out_lines[1].rfind("Block A*: A* over blocks of 4x4 cells", 0), 0u) << r.out;
+  EXPECT_NE(out_lines[1].find("precomputed database"), std::string::npos) << r.out;
+  EXPECT_EQ(out_lines[2].rfind("Octile: ", 0), 0u) << r.out;
+  EXPECT_NE(out_lines[2].find("; any-angle: "), std::string::npos) << r.out;
   const std::string svg = read_file(path("lddb-demo.svg"));
   EXPECT_EQ(count_of(svg, "<polyline"), 3);
   EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  expect_searches_told_apart(svg);
   // the same again is the same table apart from the times (the columns after expansions)
   const run_result again = run("demo --queries 4 --out " + quote(path("again.svg")), "LDDB_DATA_DIR=" + quote(data_));
   ASSERT_EQ(again.status, 0) << again.all();

@@ -13,9 +13,16 @@ namespace lddb::cli {
 
 namespace {
 
-const char* const kColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
+// The searches' colours: Okabe and Ito's palette, told apart with every common colour
+// vision deficiency (blue, vermillion, bluish green, reddish purple, sky blue, orange).
+// Its yellow and black are kept for the start and goal markers, which no search uses.
+const char* const kColours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00"};
 constexpr int kColourCount = sizeof kColours / sizeof kColours[0];
-
+const char* const kStartColour = "#f0e442";  // yellow disc
+const char* const kGoalColour = "#000000";   // black square
+// Hatching angles of the expanded areas: overlapping areas cross-hatch instead of
+// blending into one tint.
+constexpr int kHatchAngles[] = {45, -45, 0, 90, 22, -68};
 
 std::string num(double v) {
   char buf[32];
@@ -100,18 +107,29 @@ std::string render_svg(const svg_picture& pic) {
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(total_w) + "\" height=\"" + num(ph + legend_h) +
        "\" viewBox=\"0 0 " + num(total_w) + " " + num(ph + legend_h) + "\" font-family=\"sans-serif\" font-size=\"13\">\n";
   s += "<title>" + xml_escape(pic.title) + "</title>\n";
+  // One hatching per search, in its colour, about 6 px apart whatever the scale.
+  s += "<defs>";
+  for (std::size_t k = 0; k < pic.searches.size(); ++k) {
+    const double gap = 6.0 / scale;
+    s += "<pattern id=\"expanded-" + std::to_string(k) + "\" patternUnits=\"userSpaceOnUse\" width=\"" + num(gap) +
+         "\" height=\"" + num(gap) + "\" patternTransform=\"rotate(" +
+         std::to_string(kHatchAngles[k % std::size(kHatchAngles)]) + ")\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"" +
+         num(gap) + "\" stroke=\"" + kColours[k % kColourCount] + "\" stroke-width=\"" + num(2.0 / scale) +
+         "\" stroke-opacity=\"0.75\"/></pattern>";
+  }
+  s += "</defs>\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   s += "<g transform=\"scale(" + num(scale) + ")\" shape-rendering=\"crispEdges\">\n";
   // free cells
   s += "<rect width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(h) + "\" fill=\"#f4f1ea\"/>\n";
-  // what each search expanded, in its colour (under the blocked cells, which stay clear)
+  // what each search expanded, hatched in its colour (under the blocked cells, which stay clear)
   for (std::size_t k = 0; k < pic.searches.size(); ++k) {
     const svg_search& sr = pic.searches[k];
     if (!sr.run || sr.run->result.expanded.empty()) continue;
     const bool blocks = sr.setup->algo == algorithm::block_astar;
     const double unit = blocks ? block_size_for(*sr.setup) : 1.0;
     const double offset = (!blocks && sr.setup->movement.on_vertices()) ? -0.5 : 0.0;
-    s += "<g fill=\"" + std::string(kColours[k % kColourCount]) + "\" fill-opacity=\"0.16\">";
+    s += "<g fill=\"url(#expanded-" + std::to_string(k) + ")\">";
     merged_squares(&s, sr.run->result.expanded, unit, offset);
     s += "</g>\n";
   }
@@ -160,16 +178,23 @@ std::string render_svg(const svg_picture& pic) {
     s += "\"><title>" + xml_escape(sr.label) + "</title></polyline>\n";
   }
   s += "</g>\n";
-  // start and goal
+  // start and goal: a yellow disc and a black square, colours and shapes no search uses
   const double radius = std::clamp(scale * 0.35, 5.0, 10.0);
-  auto marker = [&](point p, const char* fill, const char* name) {
-    const double off = pic.vertices ? 0.0 : 0.5;
-    s += "<circle cx=\"" + num((p.x + off) * scale) + "\" cy=\"" + num((p.y + off) * scale) + "\" r=\"" + num(radius) +
-         "\" fill=\"" + fill + "\" stroke=\"#000000\" stroke-width=\"1.5\"><title>" + name + " " + point_text(p) +
-         "</title></circle>\n";
+  auto start_marker = [&](double cx, double cy, double r) {
+    return "<circle cx=\"" + num(cx) + "\" cy=\"" + num(cy) + "\" r=\"" + num(r) + "\" fill=\"" + kStartColour +
+           "\" stroke=\"#000000\" stroke-width=\"1.5\">";
   };
-  if (pic.start) marker(*pic.start, "#2ecc40", "start");
-  if (pic.goal) marker(*pic.goal, "#ff4136", "goal");
+  auto goal_marker = [&](double cx, double cy, double r) {
+    return "<rect x=\"" + num(cx - r) + "\" y=\"" + num(cy - r) + "\" width=\"" + num(2 * r) + "\" height=\"" +
+           num(2 * r) + "\" fill=\"" + kGoalColour + "\" stroke=\"#ffffff\" stroke-width=\"1.5\">";
+  };
+  const double moff = pic.vertices ? 0.0 : 0.5;
+  if (pic.start)
+    s += start_marker((pic.start->x + moff) * scale, (pic.start->y + moff) * scale, radius) + "<title>start " +
+         point_text(*pic.start) + "</title></circle>\n";
+  if (pic.goal)
+    s += goal_marker((pic.goal->x + moff) * scale, (pic.goal->y + moff) * scale, radius) + "<title>goal " +
+         point_text(*pic.goal) + "</title></rect>\n";
   // legend
   double y = ph + 20;
   s += "<text x=\"8\" y=\"" + num(y) + "\" font-weight=\"bold\">" + xml_escape(pic.title) + "</text>\n";
@@ -179,8 +204,10 @@ std::string render_svg(const svg_picture& pic) {
     const char* colour = kColours[k % kColourCount];
     s += "<line x1=\"8\" x2=\"36\" y1=\"" + num(y - 4) + "\" y2=\"" + num(y - 4) + "\" stroke=\"" + colour +
          "\" stroke-width=\"3\"/>";
-    s += "<rect x=\"40\" y=\"" + num(y - 11) + "\" width=\"12\" height=\"12\" fill=\"" + colour +
-         "\" fill-opacity=\"0.16\" stroke=\"" + colour + "\"/>";
+    // The swatch: the hatching drawn at the picture's own scale.
+    s += "<g transform=\"translate(40," + num(y - 11) + ") scale(" + num(scale) + ")\"><rect width=\"" + num(12 / scale) +
+         "\" height=\"" + num(12 / scale) + "\" fill=\"url(#expanded-" + std::to_string(k) + ")\" stroke=\"" + colour +
+         "\" stroke-width=\"" + num(1 / scale) + "\"/></g>";
     std::string text = sr.label;
     if (sr.run) {
       const query_run& r = *sr.run;
@@ -199,13 +226,21 @@ std::string render_svg(const svg_picture& pic) {
     s += "<text x=\"58\" y=\"" + num(y) + "\">" + xml_escape(text) + "</text>\n";
     y += line;
   }
+  // The key: the markers as drawn, then the rest in words.
+  double x = 8;
+  if (pic.start) {
+    s += start_marker(x + 6, y - 4, 6) + "</circle><text x=\"" + num(x + 16) + "\" y=\"" + num(y) + "\">start</text>";
+    x += 56;
+  }
+  if (pic.goal) {
+    s += goal_marker(x + 6, y - 4, 5) + "</rect><text x=\"" + num(x + 16) + "\" y=\"" + num(y) + "\">goal</text>";
+    x += 52;
+  }
   std::string key = "dark: blocked; light: free";
-  if (pic.start) key += "; green: start";
-  if (pic.goal) key += "; red: goal";
-  if (!pic.searches.empty()) key += "; shaded: expanded";
+  if (!pic.searches.empty()) key += "; hatched in a search's colour: what it expanded";
   if (pic.block_lines && pic.block_lines * scale >= 6)
     key += "; grid: " + std::to_string(pic.block_lines) + "x" + std::to_string(pic.block_lines) + " blocks";
-  s += "<text x=\"8\" y=\"" + num(y) + "\" fill=\"#555555\">" + xml_escape(key) + "</text>\n";
+  s += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" fill=\"#555555\">" + xml_escape(key) + "</text>\n";
   s += "</svg>\n";
   return s;
 }
