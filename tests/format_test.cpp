@@ -922,7 +922,7 @@ TEST(Header, FieldsOutOfRange) {
       {"block size 1", 24, 1, "block size 1"},
       {"vertices for octile", 25, 1, "point kind"},
       {"unknown rule", 26, 3, "rule kind"},
-      {"unknown corner rule", 27, 2, "corner cutting"},
+      {"unknown corner rule", 27, 3, "corner cutting"},
       {"squeezing on octile", 28, 1, "squeezing"},
       {"unknown encoding", 29, 2, "cost encoding"},
       {"scale on octile pairs", 30, 3, "scale"},

@@ -21,6 +21,9 @@ const char* const kSearchRulesHelp = R"(Algorithms: block-astar (the default; ne
   theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
   else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
   shipped database <data dir>/<rule>-4.lddb ($LDDB_DATA_DIR, else the source tree's lddb/).
+Rules: tile; octile, with corners=forbidden (the default), one-side-free or allowed (a
+diagonal needs both, one or neither side cell free) and diagonal=sqrt2 or a number in
+[1, 2]; any-angle, with squeeze=forbidden or allowed. E.g. octile:corners=allowed.
 Points are cells for tile and octile, corners (vertex X,Y = top-left corner of cell X,Y)
 for any-angle.
 )";
