@@ -73,10 +73,10 @@ scenario's optimum.
 Which rule the optima assume: corner rules nest (forbidden, one-side-free, allowed: each
 allows every move of the one before), so a looser rule's lengths are never longer. When
 more than 1% of the lengths are off the optima, nearly all (19 in 20) longer, or nearly
-all shorter, the summary
-names the nearest corner rule in that direction under which A* gives the scenario's
-optimum to every sampled query (the first 64 that are off, and up to 16 that match,
-numbered 1, 2, 4, 8, ...), with the --rule to rerun with, or says that no rule does.
+all shorter, the summary names the nearest corner rule in that direction under which A*
+gives the scenario's optimum to every sampled query (the first 64 that are off, and up to
+16 that match, numbered 1, 2, 4, 8, ...), with the --rule to rerun with, or says that no
+rule does.
 Progress: on a terminal, one line on stderr rewritten after each batch of queries;
 otherwise a plain line (queries done/total, seconds elapsed) at most every
 LDDB_PROGRESS_INTERVAL seconds (default 5; 0: after every batch).
@@ -207,6 +207,13 @@ int run_bench(const bench_args& a) {
     plain.emplace(total);
   }
 
+  // A CSV row's first fields: id, scenario, line, map, bucket, start and goal.
+  auto csv_query = [&](const scenario_query& q, const std::string& file) {
+    return std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(loaded_path) +
+           "," + std::to_string(q.bucket) + "," + std::to_string(q.start.x) + "," + std::to_string(q.start.y) + "," +
+           std::to_string(q.goal.x) + "," + std::to_string(q.goal.y);
+  };
+
   // Searches the pending queries on every thread, checks their paths, then writes and
   // sums them in order.
   auto run_pending = [&] {
@@ -234,10 +241,7 @@ int run_bench(const bench_args& a) {
                           (map->blocked(q.start.x, q.start.y) ? "start " + point_text(q.start) : "goal " + point_text(q.goal)) +
                           " is blocked";
         if (csv)
-          csv->write(std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," +
-                     csv_field(loaded_path) + "," + std::to_string(q.bucket) + "," + std::to_string(q.start.x) + "," +
-                     std::to_string(q.start.y) + "," + std::to_string(q.goal.x) + "," + std::to_string(q.goal.y) +
-                     ",skipped,," + format_fixed(q.optimal, 5) + ",0,0,0,0" + (s.smooth ? ",0\n" : "\n"));
+          csv->write(csv_query(q, file) + ",skipped,," + format_fixed(q.optimal, 5) + ",0,0,0,0" + (s.smooth ? ",0\n" : "\n"));
         if (paths) paths->write(std::to_string(id) + "\n");
         ++id;
         continue;
@@ -261,9 +265,7 @@ int run_bench(const bench_args& a) {
       all.add(r, q.optimal, mismatch);
 
       if (csv) {
-        std::string row = std::to_string(id) + "," + csv_field(file) + "," + std::to_string(q.line) + "," + csv_field(loaded_path) + "," +
-               std::to_string(q.bucket) + "," + std::to_string(q.start.x) + "," + std::to_string(q.start.y) + "," +
-               std::to_string(q.goal.x) + "," + std::to_string(q.goal.y) + "," + search_status_name(r.result.status) + "," +
+        std::string row = csv_query(q, file) + "," + search_status_name(r.result.status) + "," +
                (r.result.found() ? format_fixed(r.length, 6) : "") + "," + format_fixed(q.optimal, 5) + "," +
                std::to_string(r.result.stats.expanded) + "," + std::to_string(r.result.stats.heap_ops) + "," +
                std::to_string(r.search_ns) + "," + (r.check.valid ? "1" : "0");
