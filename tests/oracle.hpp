@@ -14,6 +14,10 @@
 //   rule 3  for every lattice point near the segment, is it strictly inside the segment?
 // Block distances are plain Dijkstra in double precision on the pattern's own graph
 // (cells: unit moves; vertices: the visibility graph on all (b+1)^2 lattice vertices).
+// Under the default any-angle rule a double corner is two graph nodes, one per free side
+// (lddb::checker::cell_beside names the side a segment is on), and a segment joins the
+// nodes of the sides it lies on, so no path crosses a double corner; a start or goal is the
+// node of its own (south-east) cell's side.
 // Only data definitions are taken from the library: lddb::rule, lddb::point and the
 // boundary order of lddb::block_shape (which tests check against docs separately).
 //
@@ -120,13 +124,16 @@ inline std::string rule_label(const lddb::rule& r) {
 // The checking itself (moves, vertices, exact segment geometry, whole paths) is the
 // product's independent path checker, lddb/checker.hpp (library lddb_checker); the oracle
 // adds the searches it is compared with.
+using lddb::checker::cell_beside;
 using lddb::checker::diagonal_length;
 using lddb::checker::double_corner;
+using lddb::checker::endpoint_ok;
 using lddb::checker::move_length;
 using lddb::checker::move_ok;
 using lddb::checker::segment_geometry;
 using lddb::checker::segment_geometry_of;
 using lddb::checker::segment_ok;
+using lddb::checker::sides_matter;
 using lddb::checker::vertex_ok;
 namespace geometry = lddb::checker::geometry;
 
@@ -142,10 +149,24 @@ namespace detail {
 inline std::string pt(point p) { return lddb::checker::point_text(p); }
 }  // namespace detail
 
+// The graph node side of vertex v for a segment from v toward t: 1 when the rule gives v
+// two sides and the segment is beside the free cell in the row below v, else 0.
+template <class Grid>
+int side_toward(const lddb::rule& r, const Grid& g, point v, point t) {
+  return sides_matter(r, g, v) && cell_beside(g, v, t).y == v.y ? 1 : 0;
+}
+// The side of a start or goal at v: its own (south-east) cell's.
+template <class Grid>
+int own_side(const lddb::rule& r, const Grid& g, point v) {
+  return sides_matter(r, g, v) ? 1 : 0;
+}
+
 // Checks a polyline (all points, start and goal included) under a rule on a grid and
 // returns its length. Cells (tile, octile): consecutive points must be joined by a
 // straight run of identical unit moves, each legal. Vertices (any-angle): each segment
-// must be legal. Repeated consecutive points are rejected.
+// must be legal and, under the default rule, the path keeps to one side of every double
+// corner, its first and last points as a start and a goal. Repeated consecutive points
+// are rejected.
 template <class Grid>
 path_report check_path(const lddb::rule& r, const Grid& g, std::span<const point> pts) {
   const lddb::check_result c = lddb::checker::check_polyline(r, g, pts, lddb::cell_steps::runs);
@@ -153,8 +174,10 @@ path_report check_path(const lddb::rule& r, const Grid& g, std::span<const point
 }
 
 // Least cost from start to goal on a whole (small) grid: Dijkstra over cells with unit
-// moves (tile, octile), or over the visibility graph of all usable vertices (any-angle;
-// O(V^2) segment checks, for maps of a few hundred cells). +inf when unreachable.
+// moves (tile, octile), or over the visibility graph of all usable vertices, a double
+// corner counting as one node per side (any-angle; O(V^2) segment checks, for maps of a
+// few hundred cells). +inf when unreachable, or when the start or goal may not stand where
+// it is.
 template <class Grid>
 double least_cost(const lddb::rule& r, const Grid& g, int width, int height, point start, point goal) {
   const bool vertices = r.kind == lddb::rule_kind::any_angle;
@@ -162,11 +185,16 @@ double least_cost(const lddb::rule& r, const Grid& g, int width, int height, poi
   auto inside = [&](point p) { return p.x >= 0 && p.y >= 0 && p.x < w && p.y < h; };
   auto usable = [&](point p) { return vertices ? vertex_ok(g, p) : !g.blocked(p.x, p.y); };
   if (!inside(start) || !inside(goal) || !usable(start) || !usable(goal)) return kInf;
-  const int n = w * h;
+  if (vertices && (!endpoint_ok(r, g, start) || !endpoint_ok(r, g, goal))) return kInf;
+  // Node 2*(y*w + x) + side; cells and one-sided vertices use side 0 only.
+  const int n = 2 * w * h;
   std::vector<double> dist(static_cast<std::size_t>(n), kInf);
   std::vector<char> done(static_cast<std::size_t>(n), 0);
-  auto idx = [&](point p) { return static_cast<std::size_t>(p.y * w + p.x); };
-  dist[idx(start)] = 0;
+  auto node = [&](point p, int side) { return static_cast<std::size_t>(2 * (p.y * w + p.x) + side); };
+  for (int k = 0; k < w * h; ++k)  // side 1 exists only at a two-sided double corner
+    if (!vertices || !sides_matter(r, g, point{k % w, k / w})) done[static_cast<std::size_t>(2 * k + 1)] = 1;
+  const int start_side = vertices ? own_side(r, g, start) : 0, goal_side = vertices ? own_side(r, g, goal) : 0;
+  dist[node(start, start_side)] = 0;
   for (;;) {
     int u = -1;
     for (int k = 0; k < n; ++k)
@@ -174,23 +202,27 @@ double least_cost(const lddb::rule& r, const Grid& g, int width, int height, poi
           (u < 0 || dist[static_cast<std::size_t>(k)] < dist[static_cast<std::size_t>(u)]))
         u = k;
     if (u < 0) return kInf;
-    const point p{u % w, u / w};
-    if (p == goal) return dist[static_cast<std::size_t>(u)];
+    const point p{(u / 2) % w, (u / 2) / w};
+    const int side = u % 2;
+    if (p == goal && side == goal_side) return dist[static_cast<std::size_t>(u)];
     done[static_cast<std::size_t>(u)] = 1;
     const double du = dist[static_cast<std::size_t>(u)];
     if (vertices) {
-      for (int k = 0; k < n; ++k) {
+      for (int k = 0; k < w * h; ++k) {
         const point q{k % w, k / w};
-        if (done[static_cast<std::size_t>(k)] || !usable(q) || !segment_ok(r, g, p, q)) continue;
+        if (q == p || (done[node(q, 0)] && done[node(q, 1)]) || !usable(q) || side_toward(r, g, p, q) != side ||
+            !segment_ok(r, g, p, q))
+          continue;
+        const std::size_t to = node(q, side_toward(r, g, q, p));
         const double dx = q.x - p.x, dy = q.y - p.y;
-        dist[static_cast<std::size_t>(k)] = std::min(dist[static_cast<std::size_t>(k)], du + std::sqrt(dx * dx + dy * dy));
+        if (!done[to]) dist[to] = std::min(dist[to], du + std::sqrt(dx * dx + dy * dy));
       }
     } else {
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
           const point q{p.x + dx, p.y + dy};
           if (!inside(q) || !move_ok(r, g, p, q)) continue;
-          dist[idx(q)] = std::min(dist[idx(q)], du + move_length(r, p, q));
+          dist[node(q, 0)] = std::min(dist[node(q, 0)], du + move_length(r, p, q));
         }
     }
   }
@@ -256,51 +288,63 @@ class block_oracle {
     const int n = boundary_count();
     std::vector<double> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), kInf);
     const int v = side_ * side_;
-    // adjacency: weight[u*v + w], +inf when no edge
-    std::vector<double> weight(static_cast<std::size_t>(v) * static_cast<std::size_t>(v), kInf);
     const pattern_view g{code, b_};
+    // Graph nodes: first[u] for point u, and first[u] + 1 for the second side of a double
+    // corner. A boundary point is never a double corner of the block alone (the outside
+    // counts as blocked), so it is one node.
+    std::vector<int> first_node(static_cast<std::size_t>(v) + 1);
+    auto first = [&](int u) -> int& { return first_node[static_cast<std::size_t>(u)]; };
+    for (int u = 0; u < v; ++u) first(u + 1) = first(u) + (vertices_ && sides_matter(rule_, g, at(u)) ? 2 : 1);
+    const int nodes = first(v);
+    // adjacency: weight[from*nodes + to], +inf when no edge
+    std::vector<double> weight(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes), kInf);
+    auto edge = [&](int from, int to) -> double& {
+      return weight[static_cast<std::size_t>(from) * static_cast<std::size_t>(nodes) + static_cast<std::size_t>(to)];
+    };
     for (int u = 0; u < v; ++u) {
       if (!point_usable(code, at(u))) continue;
+      const point p = at(u);
       if (vertices_) {
         for (int w = 0; w < v; ++w) {
           if (w == u) continue;
           const compact_segment& s = seg_[static_cast<std::size_t>(u * v + w)];
-          if (compact_ok(code, s)) weight[static_cast<std::size_t>(u * v + w)] = s.length;
+          if (!compact_ok(code, s)) continue;
+          const point q = at(w);
+          edge(first(u) + side_toward(rule_, g, p, q), first(w) + side_toward(rule_, g, q, p)) = s.length;
         }
       } else {
-        const point p = at(u);
         for (int dy = -1; dy <= 1; ++dy)
           for (int dx = -1; dx <= 1; ++dx) {
             const point q{p.x + dx, p.y + dy};
             if (!inside_points(q) || !move_ok(rule_, g, p, q)) continue;
-            weight[static_cast<std::size_t>(u * v + index(q))] = move_length(rule_, p, q);
+            edge(first(u), first(index(q))) = move_length(rule_, p, q);
           }
       }
     }
-    std::vector<double> dist(static_cast<std::size_t>(v));
-    std::vector<char> done(static_cast<std::size_t>(v));
+    std::vector<double> dist(static_cast<std::size_t>(nodes));
+    std::vector<char> done(static_cast<std::size_t>(nodes));
     for (int i = 0; i < n; ++i) {
       const int src = index(boundary_point(i));
       if (!point_usable(code, at(src))) continue;
       std::fill(dist.begin(), dist.end(), kInf);
       std::fill(done.begin(), done.end(), 0);
-      dist[static_cast<std::size_t>(src)] = 0;
+      dist[static_cast<std::size_t>(first(src))] = 0;
       for (;;) {
         int u = -1;
-        for (int k = 0; k < v; ++k)
+        for (int k = 0; k < nodes; ++k)
           if (!done[static_cast<std::size_t>(k)] && dist[static_cast<std::size_t>(k)] < kInf &&
               (u < 0 || dist[static_cast<std::size_t>(k)] < dist[static_cast<std::size_t>(u)]))
             u = k;
         if (u < 0) break;
         done[static_cast<std::size_t>(u)] = 1;
         const double du = dist[static_cast<std::size_t>(u)];
-        for (int w = 0; w < v; ++w) {
-          const double wt = weight[static_cast<std::size_t>(u * v + w)];
+        for (int w = 0; w < nodes; ++w) {
+          const double wt = edge(u, w);
           if (wt < kInf && du + wt < dist[static_cast<std::size_t>(w)]) dist[static_cast<std::size_t>(w)] = du + wt;
         }
       }
       for (int j = 0; j < n; ++j)
-        out[static_cast<std::size_t>(i * n + j)] = dist[static_cast<std::size_t>(index(boundary_point(j)))];
+        out[static_cast<std::size_t>(i * n + j)] = dist[static_cast<std::size_t>(first(index(boundary_point(j))))];
     }
     return out;
   }
@@ -336,6 +380,10 @@ class block_oracle {
       const compact_segment& s = seg_[static_cast<std::size_t>(index(p) * side_ * side_ + index(q))];
       if (!compact_ok(code, s)) {
         rep.why = "illegal segment " + detail::pt(p) + "-" + detail::pt(q);
+        return rep;
+      }
+      if (k > 0 && !lddb::checker::turn_ok(rule_, pattern_view{code, b_}, get(k - 1), p, q)) {
+        rep.why = "crosses the double corner " + detail::pt(p);
         return rep;
       }
       rep.length += s.length;

@@ -1,11 +1,11 @@
 // lddb/checker.hpp: an independent path checker.
 //
 // Validates any path under a movement rule and recomputes its length. It is written apart
-// from the search code on purpose, so that it can catch the searches (and lddb/moves.hpp, lddb/segments.hpp) when
-// they are wrong: nothing here calls step_legal, segment_legal, vertex_usable, euclid_cost
-// or step_cost. It takes only data definitions from the library (lddb::rule, lddb::point,
-// and a grid's blocked(x, y)), and decides each any-angle question separately and exactly,
-// on integers:
+// from the search code on purpose, so that it can catch the searches (and lddb/moves.hpp,
+// lddb/segments.hpp) when they are wrong: nothing here calls step_legal, segment_legal,
+// vertex_usable, segment_side, turn_legal, endpoint_side, euclid_cost or step_cost. It
+// takes only data definitions from the library (lddb::rule, lddb::point, and a grid's
+// blocked(x, y)), and decides each any-angle question separately and exactly, on integers:
 //   rule 1  for every cell near the segment, does the open segment meet the open unit
 //           square? (separating axis test on the square's two axes and the segment's
 //           normal; exact for open convex sets)
@@ -13,7 +13,9 @@
 //           the closed segment? then the segment runs along it
 //   rule 3  for every lattice point near the segment, is it strictly inside the segment?
 // "Near" is a strip a cell wider than the segment on each side, so a check costs time in
-// proportion to the segment's length.
+// proportion to the segment's length. Under the default rule a path must also keep to one
+// side of every double corner it visits, and a start or goal on a double corner to the side
+// of its own cell; lddb/checker_corners.hpp names each side by its free cell.
 //
 // Coordinates (docs/rules.md): x east, y south, (0,0) top-left; vertex (x, y) is the
 // top-left corner of cell (x, y). Outside a grid everything counts as blocked.
@@ -32,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "lddb/checker_corners.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
@@ -249,7 +252,10 @@ bool segment_ok(const rule& r, const Grid& g, point a, point b) {
 // Checks a polyline (every point, first and last included) under a rule and returns its
 // length. Cells (tile, octile): consecutive points are one legal unit move, or with
 // cell_steps::runs a straight or 45-degree run of identical legal unit moves. Vertices
-// (any-angle): each segment is legal. Repeated consecutive points are refused.
+// (any-angle): each segment is legal, and under the default rule the first point is a
+// start and the last a goal that keep to the side of their own cells at a double corner,
+// and no waypoint between them crosses a double corner from one side to the other.
+// Repeated consecutive points are refused.
 template <class Grid>
 check_result check_polyline(const rule& r, const Grid& g, std::span<const point> pts, cell_steps steps = cell_steps::unit) {
   check_result rep;
@@ -264,12 +270,18 @@ check_result check_polyline(const rule& r, const Grid& g, std::span<const point>
   for (std::size_t k = 0; k < pts.size(); ++k)
     if (std::abs(pts[k].x) > kMaxCoordinate || std::abs(pts[k].y) > kMaxCoordinate)
       return fail("point " + std::to_string(k) + " " + point_text(pts[k]) + " is far off any map");
+  auto own_cell_blocked = [&](const char* what, point v) {
+    return fail(std::string(what) + " " + point_text(v) + " is a double corner whose own cell " + point_text(v) + " is blocked");
+  };
   if (pts.size() == 1) {
     const bool ok = vertices ? vertex_ok(g, pts[0]) : !g.blocked(pts[0].x, pts[0].y);
     if (!ok) return fail("single point " + point_text(pts[0]) + (vertices ? " is not a usable vertex" : " is blocked"));
+    if (vertices && !endpoint_ok(r, g, pts[0])) return own_cell_blocked("single point", pts[0]);
     rep.valid = true;
     return rep;
   }
+  if (vertices && !endpoint_ok(r, g, pts.front())) return own_cell_blocked("start", pts.front());
+  if (vertices && !endpoint_ok(r, g, pts.back())) return own_cell_blocked("goal", pts.back());
   for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
     const point p = pts[k], q = pts[k + 1];
     const std::int64_t dx = std::int64_t{q.x} - p.x, dy = std::int64_t{q.y} - p.y;
@@ -278,6 +290,16 @@ check_result check_polyline(const rule& r, const Grid& g, std::span<const point>
       if (!segment_ok(r, g, p, q))
         return fail("illegal segment " + point_text(p) + "-" + point_text(q) + " (points " + std::to_string(k) + "-" +
                     std::to_string(k + 1) + ")");
+      if (k == 0 && !endpoint_side_ok(r, g, p, q))
+        return fail("the path leaves the start " + point_text(p) + ", a double corner, beside cell " +
+                    point_text(cell_beside(g, p, q)) + ", not beside its own cell " + point_text(p));
+      if (k > 0 && !turn_ok(r, g, pts[k - 1], p, q))
+        return fail("the path crosses the double corner " + point_text(p) + " at point " + std::to_string(k) +
+                    ": it arrives beside cell " + point_text(cell_beside(g, p, pts[k - 1])) + " and leaves beside cell " +
+                    point_text(cell_beside(g, p, q)));
+      if (k + 2 == pts.size() && !endpoint_side_ok(r, g, q, p))
+        return fail("the path reaches the goal " + point_text(q) + ", a double corner, beside cell " +
+                    point_text(cell_beside(g, q, p)) + ", not beside its own cell " + point_text(q));
       rep.length += std::sqrt(static_cast<double>(dx) * static_cast<double>(dx) + static_cast<double>(dy) * static_cast<double>(dy));
       continue;
     }
