@@ -88,7 +88,10 @@ std::optional<std::string> corner_rule_guess::advice(bool block_astar) const {
     if (reproduced_[static_cast<std::size_t>(c)] != sampled_) continue;
     const std::string name = rule::octile(static_cast<corner_cutting>(c)).name();
     std::string s = "the scenario's optima look like " + name + ": rerun with --rule " + name;
-    if (block_astar) s += " (Block A* needs a database for it: lddb gen --rule " + name + " --out FILE, then --lddb FILE)";
+    if (block_astar)
+      s += c == static_cast<int>(corner_cutting::forbidden)
+               ? " (and no --lddb: Block A* then opens the shipped octile database)"
+               : " (Block A* needs a database for it: lddb gen --rule " + name + " --out FILE, then --lddb FILE)";
     return s;
   }
   return std::to_string(off) + " of " + std::to_string(compared_) + " lengths differ from the scenario's optima (" +
