@@ -269,19 +269,24 @@ class visibility_oracle {
 
   std::size_t corner_count() const { return corners_.size(); }
 
+  // Under the default rule a double corner is a node per free side (tests/oracle.hpp's
+  // side_toward), and the start and goal stand on their own cell's side.
   double distance(point s, point t) {
     if (!oracle::vertex_ok(g_, s) || !oracle::vertex_ok(g_, t)) return kInf;
+    if (!oracle::endpoint_ok(rule_, g_, s) || !oracle::endpoint_ok(rule_, g_, t)) return kInf;
     if (s == t) return 0;
     const int c = static_cast<int>(corners_.size());
-    const int S = c, T = c + 1, n = c + 2;
-    auto at = [&](int i) { return i < c ? corners_[static_cast<std::size_t>(i)] : (i == S ? s : t); };
+    const int S = 2 * c, T = 2 * c + 1, n = 2 * c + 2;  // corner i on side 1 is node c + i
+    auto at = [&](int i) { return i < 2 * c ? corners_[static_cast<std::size_t>(i % c)] : (i == S ? s : t); };
+    auto side = [&](int i) { return i < 2 * c ? i / c : oracle::own_side(rule_, g_, at(i)); };
     auto euclid = [&](point a, point b) {
       const double dx = a.x - b.x, dy = a.y - b.y;
       return std::sqrt(dx * dx + dy * dy);
     };
     auto visible = [&](int i, int j) -> bool {
-      if (i < c && j < c) {
-        std::int8_t& v = seen_[static_cast<std::size_t>(std::min(i, j)) * corners_.size() + static_cast<std::size_t>(std::max(i, j))];
+      if (i < 2 * c && j < 2 * c) {
+        const std::size_t a = static_cast<std::size_t>(std::min(i % c, j % c)), b = static_cast<std::size_t>(std::max(i % c, j % c));
+        std::int8_t& v = seen_[a * corners_.size() + b];
         if (v < 0) v = oracle::segment_ok(rule_, g_, at(i), at(j)) ? 1 : 0;
         return v == 1;
       }
@@ -305,6 +310,8 @@ class visibility_oracle {
         if (v == S || done[static_cast<std::size_t>(v)]) continue;
         const point pv = at(v);
         if (pv == pu) continue;
+        // Leave u on its own side; arrive at v on the side the segment reaches it by.
+        if (oracle::side_toward(rule_, g_, pu, pv) != side(u) || oracle::side_toward(rule_, g_, pv, pu) != side(v)) continue;
         const double nd = du + euclid(pu, pv);
         if (nd >= dist[static_cast<std::size_t>(v)] || !visible(u, v)) continue;
         dist[static_cast<std::size_t>(v)] = nd;

@@ -362,7 +362,10 @@ TEST_P(RoundTrip, EveryLookupMatchesTheImage) {
   EXPECT_EQ(db.info().cost_tables * static_cast<std::size_t>(db.shape().pair_count()), im.costs.size());
   EXPECT_EQ(db.info().path_tables + std::size_t{1}, im.path_offset.size());
   EXPECT_EQ(db.info().version, kFormatVersion);
-  EXPECT_EQ(db.info().min_reader, kMinReaderVersion);
+  // The default any-angle rule's meaning is new in 1.1; every other rule reads in 1.0.
+  const bool strict_any_angle = im.movement == lddb::rule::any_angle();
+  EXPECT_EQ(db.info().min_reader, strict_any_angle ? (format_version{1, 1}) : kMinReaderVersion);
+  EXPECT_EQ(db.info().min_reader, lddb::min_reader_for(im.movement));
   EXPECT_EQ(db.info().file_size, file_bytes(name).size());
   EXPECT_EQ(db.info().sections.size(), 4u);
   EXPECT_EQ(db.manifest(), im.manifest);
@@ -406,9 +409,9 @@ TEST(Format, HeaderBytesAreAsSpecified) {
   const bytes magic = {0x89, 'L', 'D', 'D', 'B', '\r', '\n', 0x1A};
   EXPECT_TRUE(std::equal(magic.begin(), magic.end(), f.begin()));
   EXPECT_EQ(get<std::uint16_t>(f, 8), 1);
-  EXPECT_EQ(get<std::uint16_t>(f, 10), 0);
+  EXPECT_EQ(get<std::uint16_t>(f, 10), 1);
   EXPECT_EQ(get<std::uint16_t>(f, 12), 1);
-  EXPECT_EQ(get<std::uint16_t>(f, 14), 0);
+  EXPECT_EQ(get<std::uint16_t>(f, 14), 0);  // a 1.0 reader reads this rule as written
   EXPECT_EQ((bytes{f[16], f[17], f[18], f[19]}), (bytes{4, 3, 2, 1}));
   EXPECT_EQ((bytes{f[20], f[21], f[22], f[23]}), (bytes{8, 2, 2, 0}));  // u16 ids: few tables
   EXPECT_EQ(f[24], 3);  // b
@@ -780,7 +783,9 @@ TEST(Corruption, ResealedRandomCorruptionIsRefusedOrHarmless) {
 TEST(Versions, NewerMajorIsRefused) {
   const auto r = open_patched("octile-3", [](bytes& f) {
     put<std::uint16_t>(f, 8, 2);
+    put<std::uint16_t>(f, 10, 0);
     put<std::uint16_t>(f, 12, 2);
+    put<std::uint16_t>(f, 14, 0);
     reseal_header(f);
   });
   expect_refused(r, status::unsupported_version, file_name("octile-3"), "written by format 2.0; this reader reads 1.x");
@@ -793,6 +798,37 @@ TEST(Versions, NewerMinimumReaderIsRefused) {
     reseal_header(f);
   });
   expect_refused(r, status::unsupported_version, file_name("octile-3"), "needs a reader of format 1.4");
+}
+
+// Format 1.1 changed what squeezing 0 means (docs/format.md, section 7): its files need a
+// 1.1 reader, and a 1.0 file's any-angle reads as the rule whose answers it holds.
+TEST(Versions, DefaultAnyAngleNeedsA11Reader) {
+  const bytes& f = file_bytes("any-angle-3");
+  EXPECT_EQ(get<std::uint16_t>(f, 10), 1);
+  EXPECT_EQ(get<std::uint16_t>(f, 12), 1);
+  EXPECT_EQ(get<std::uint16_t>(f, 14), 1);
+  std::string why;
+  EXPECT_FALSE(version_readable({1, 1}, {1, 1}, {1, 0}, &why));
+  EXPECT_TRUE(contains(why, "needs a reader of format 1.1 or newer")) << why;
+  const auto r = open_sample("any-angle-3");
+  ASSERT_TRUE(r) << r.message;
+  EXPECT_EQ(r.db->movement(), rule::any_angle());
+  EXPECT_EQ(lddb::min_reader_for(rule::any_angle(lddb::squeezing::allowed)), (format_version{1, 0}));
+  EXPECT_EQ(lddb::min_reader_for(rule::octile()), (format_version{1, 0}));
+  EXPECT_EQ(lddb::min_reader_for(rule::octile(lddb::corner_cutting::allowed)), (format_version{1, 1}));
+  EXPECT_EQ(lddb::min_reader_for(rule::tile()), (format_version{1, 0}));
+  // The same bytes stamped 1.0 read as squeeze=allowed; other rules read as stored.
+  const auto old = open_patched("any-angle-3", [](bytes& g) {
+    put<std::uint16_t>(g, 10, 0);
+    put<std::uint16_t>(g, 14, 0);
+    reseal_header(g);
+  });
+  ASSERT_TRUE(old) << old.message;
+  EXPECT_EQ(old.db->movement(), rule::any_angle(lddb::squeezing::allowed));
+  EXPECT_EQ(old.db->check_rule(rule::any_angle(), &why), status::rule_mismatch);
+  EXPECT_TRUE(contains(why, "any-angle:squeeze=allowed")) << why;
+  EXPECT_EQ(lddb::rule_as_written(rule::octile(), {1, 0}), rule::octile());
+  EXPECT_EQ(lddb::rule_as_written(rule::any_angle(), {1, 1}), rule::any_angle());
 }
 
 TEST(Versions, NewerMinorThatOldReadersMayReadOpens) {

@@ -191,7 +191,8 @@ int run_dump(const dump_args& a) {
 
   const std::string manifest = db.manifest();
   std::string recipe_error;
-  const std::optional<recipe> rec = decode_recipe(manifest, &recipe_error);
+  std::optional<recipe> rec = decode_recipe(manifest, &recipe_error);
+  if (rec) rec->movement = rule_as_written(rec->movement, db.info().version);  // as the header reads
   std::optional<table_stats> stats;
   if (!a.no_stats) stats = compute_stats(db);
   std::optional<pattern_detail> detail;

@@ -80,7 +80,9 @@ recipe recipe_from_like(const std::string& path) {
   database::open_result opened = database::open(path);
   if (!opened) throw failure("--like " + opened.message);
   try {
-    return recipe_from_manifest(opened.db->manifest());
+    recipe rc = recipe_from_manifest(opened.db->manifest());
+    rc.movement = rule_as_written(rc.movement, opened.db->info().version);  // as the reader names it
+    return rc;
   } catch (const std::exception& e) {
     throw failure("--like " + path + ": cannot read the recipe in its manifest: " + e.what());
   }

@@ -45,8 +45,21 @@ block_graph::block_graph(const rule& r, const block_shape& shape, std::uint32_t 
     usable_[static_cast<std::size_t>(v)] = shape.point_usable(code, shape.point_at(v));
     usable_mask_ |= std::uint64_t{usable_[static_cast<std::size_t>(v)]} << v;
   }
-  if (!r.on_vertices() || lazy_) return;
+  if (!r.on_vertices()) return;
   const pattern_grid grid{code, shape.block()};
+  second_.fill(-1);
+  if (r.squeeze == squeezing::forbidden && code != 0) {
+    const int b = shape.block();
+    for (int y = 1; y < b; ++y)
+      for (int x = 1; x < b; ++x)
+        if (double_corner(grid, x, y)) {
+          const int v = shape.point_index({x, y});
+          double_corners_ |= std::uint64_t{1} << v;
+          second_[static_cast<std::size_t>(v)] = static_cast<std::int8_t>(np + inner_count_);
+          inner_[static_cast<std::size_t>(inner_count_++)] = static_cast<std::int8_t>(v);
+        }
+  }
+  if (lazy_) return;
   for (int u = 0; u < np; ++u) {
     if (!usable_[static_cast<std::size_t>(u)]) continue;
     const point pu = shape.point_at(u);
@@ -76,13 +89,23 @@ bool block_graph::sees(int u, int v) const {
   return (visible_[static_cast<std::size_t>(u)] & bit) != 0;
 }
 
+int block_graph::endpoint_state(int index) const {
+  if (!((double_corners_ >> index) & 1u)) return index;
+  const point p = shape_.point_at(index);
+  return pattern_grid{code_, shape_.block()}.blocked(p.x, p.y) ? -1 : second_[static_cast<std::size_t>(index)];
+}
+
 void block_graph::search(int source, paths& out) const {
   out.cost.fill(kUnreachable);
   out.best_state.fill(-1);
-  if (!usable_[static_cast<std::size_t>(source)]) return;
+  const int np = shape_.point_count();
+  if (source < 0 || !usable_[static_cast<std::size_t>(source < np ? source : inner_[static_cast<std::size_t>(source - np)])])
+    return;
 
   if (rule_.on_vertices()) {
     out.stride = 1;
+    out.points = np;
+    out.inner = inner_;
     const length_table& table = lengths();  // once: the search reads it for every pair
     if (code_ == 0) {
       // An open block is convex: every vertex sees every other, and the straight segment
@@ -96,8 +119,9 @@ void block_graph::search(int source, paths& out) const {
       out.parent[static_cast<std::size_t>(source)] = -1;
       return;
     }
-    // Dense Dijkstra: at most 36 vertices, a scan beats a heap.
-    std::array<int, kMaxPoints> segments{};
+    // Dense Dijkstra over the states: at most 52, a scan beats a heap.
+    const pattern_grid grid{code_, shape_.block()};
+    std::array<int, kMaxStates> segments{};
     std::uint64_t open = std::uint64_t{1} << source, closed = 0;
     out.cost[static_cast<std::size_t>(source)] = 0;
     out.parent[static_cast<std::size_t>(source)] = -1;
@@ -112,15 +136,27 @@ void block_graph::search(int source, paths& out) const {
       open &= ~(std::uint64_t{1} << u);
       closed |= std::uint64_t{1} << u;
       out.best_state[static_cast<std::size_t>(u)] = u;
-      const point pu = shape_.point_at(u);
+      const int up = u < np ? u : inner_[static_cast<std::size_t>(u - np)];  // the state's point
+      const point pu = shape_.point_at(up);
+      const bool u_corner = (double_corners_ >> up) & 1u;
+      const int u_side = u < np ? 0 : 1;
       const key ku{out.cost[static_cast<std::size_t>(u)], segments[static_cast<std::size_t>(u)]};
       // Lazy: every usable vertex is a candidate, and the segment is tested only for a
-      // relaxation that would improve, which changes nothing in the result.
-      const std::uint64_t candidates = lazy_ ? usable_mask_ & ~(std::uint64_t{1} << u) : visible_[static_cast<std::size_t>(u)];
-      for (std::uint64_t m = candidates & ~closed; m; m &= m - 1) {
-        const int v = __builtin_ctzll(m);
-        const key nk{ku.cost + length(table, pu, shape_.point_at(v)), ku.extra + 1};
-        if (nk < key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]} && sees(u, v)) {
+      // relaxation that would improve, which changes nothing in the result. A double
+      // corner's side-0 state being closed says nothing of its side-1 state.
+      const std::uint64_t candidates = lazy_ ? usable_mask_ & ~(std::uint64_t{1} << up) : visible_[static_cast<std::size_t>(up)];
+      for (std::uint64_t m = candidates & ~(closed & ~double_corners_); m; m &= m - 1) {
+        const int vp = __builtin_ctzll(m);
+        const point pv = shape_.point_at(vp);
+        // A segment leaves u on one side and reaches v on one side (lddb/segments.hpp):
+        // only from u's own side, into the state of the side it arrives on.
+        if (u_corner && segment_side(grid, pu.x, pu.y, pv.x, pv.y) != u_side) continue;
+        int v = vp;
+        if (((double_corners_ >> vp) & 1u) && segment_side(grid, pv.x, pv.y, pu.x, pu.y) == 1)
+          v = second_[static_cast<std::size_t>(vp)];
+        if ((closed >> v) & 1u) continue;
+        const key nk{ku.cost + length(table, pu, pv), ku.extra + 1};
+        if (nk < key{out.cost[static_cast<std::size_t>(v)], segments[static_cast<std::size_t>(v)]} && sees(up, vp)) {
           out.cost[static_cast<std::size_t>(v)] = nk.cost;
           segments[static_cast<std::size_t>(v)] = nk.extra;
           out.parent[static_cast<std::size_t>(v)] = u;
@@ -222,7 +258,10 @@ int block_graph::paths::path_to(int target, int* points) const {
   int s = best_state[static_cast<std::size_t>(target)];
   if (s < 0) return 0;
   int n = 0;
-  for (; s >= 0; s = parent[static_cast<std::size_t>(s)]) points[n++] = s / stride;
+  for (; s >= 0; s = parent[static_cast<std::size_t>(s)]) {
+    const int p = s / stride;  // vertices: stride 1, and a side-1 state names its point
+    points[n++] = stride == 1 && p >= this->points ? inner[static_cast<std::size_t>(p - this->points)] : p;
+  }
   std::reverse(points, points + n);
   return n;
 }

@@ -60,6 +60,18 @@ namespace {
 std::string version_text(format_version v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
 }  // namespace
 
+format_version min_reader_for(const rule& r) {
+  const bool strict_any_angle = r.kind == rule_kind::any_angle && r.squeeze == squeezing::forbidden;
+  const bool corners_allowed = r.kind == rule_kind::octile && static_cast<int>(r.corners) >= 2;
+  return strict_any_angle || corners_allowed ? format_version{1, 1} : kMinReaderVersion;
+}
+
+rule rule_as_written(const rule& stored, format_version written) {
+  rule r = stored;
+  if (written < format_version{1, 1} && r.kind == rule_kind::any_angle) r.squeeze = squeezing::allowed;
+  return r;
+}
+
 // A reader reads exactly its own major version. Within it, minor versions only add what
 // older readers may ignore, unless the writer says otherwise by raising the minimum reader.
 bool version_readable(format_version file, format_version min_reader, format_version reader, std::string* why) {

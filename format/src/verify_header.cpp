@@ -83,7 +83,7 @@ problem verifier::check_header() {
 }
 
 void verifier::fill_info() {
-  info_.movement = layout::rule_of(f_);
+  info_.movement = rule_as_written(layout::rule_of(f_), info_.version);
   info_.block = f_.block;
   info_.vertices = f_.point_kind == 1;
   info_.encoding = static_cast<cost_encoding>(f_.encoding);

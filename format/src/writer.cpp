@@ -162,8 +162,9 @@ void write_header(std::uint8_t* h, const layout::fields& f, std::size_t section_
   std::copy(layout::kMagic.begin(), layout::kMagic.end(), h + at::magic);
   store_le<std::uint16_t>(h + at::version, kFormatVersion.major);
   store_le<std::uint16_t>(h + at::version + 2, kFormatVersion.minor);
-  store_le<std::uint16_t>(h + at::min_reader, kMinReaderVersion.major);
-  store_le<std::uint16_t>(h + at::min_reader + 2, kMinReaderVersion.minor);
+  const format_version min_reader = min_reader_for(layout::rule_of(f));
+  store_le<std::uint16_t>(h + at::min_reader, min_reader.major);
+  store_le<std::uint16_t>(h + at::min_reader + 2, min_reader.minor);
   store_le<std::uint32_t>(h + at::byte_order, layout::kByteOrderMark);
   h[at::offset_width] = layout::kOffsetWidth;
   h[at::id_width] = layout::id_width(f);

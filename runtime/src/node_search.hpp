@@ -6,8 +6,9 @@
 // counter; a new query just bumps the counter, so nothing is cleared. The heap keeps its
 // capacity too (a node is in it at most once, so it never outgrows the records), so once
 // the arrays have grown to the largest map and open list seen, a query allocates nothing
-// but its result. Memory: 24 bytes per cell (A*) or vertex (Theta*) of the largest map,
-// plus 24 bytes per entry of the largest open list.
+// but its result. Memory: 24 bytes per cell (A*) or vertex (Theta*; 48 under the default
+// any-angle rule, whose double corners have two sides, theta.cpp) of the largest map, plus
+// 24 bytes per entry of the largest open list.
 //
 // Open-list order (every reference search, fixed so results are deterministic):
 //   1. smaller f = g + h;
@@ -45,6 +46,7 @@ struct node {
   std::uint32_t parent;  // node index of the parent (the start is its own parent)
   std::uint32_t gen;     // the query this record belongs to
   std::uint32_t pos;     // index in the heap, or kNotOpen / kClosed
+  std::uint8_t cells;    // Theta* under sides: the vertex's four cells (touch_vertex); in the padding
 };
 
 struct heap_entry {
@@ -91,6 +93,9 @@ inline std::uint32_t gather_cells(const grid_map& map, int ox, int oy, int n) {
 struct move_tables {
   std::array<std::uint8_t, 512> cell{};   // [3x3 pattern] -> bit k set: step k legal from the centre
   std::array<std::uint8_t, 16> vertex{};  // [2x2 pattern] -> bit k set: unit segment k legal from the centre vertex
+  // [2x2 pattern][side] -> bit k set: unit segment k leaves the centre vertex on that side
+  // (segment_side); at a vertex that is not a double corner every segment is on side 0.
+  std::array<std::array<std::uint8_t, 2>, 16> vertex_side{};
   int cell_key = -1, vertex_key = -1;
 
   const std::array<std::uint8_t, 512>& cells_for(const rule& r) {
@@ -116,6 +121,10 @@ struct move_tables {
         for (int k = 0; k < 8; ++k)
           if (segment_legal(r, g, 1, 1, 1 + kSteps[k][0], 1 + kSteps[k][1])) mask |= static_cast<std::uint8_t>(1u << k);
         vertex[p] = mask;
+        vertex_side[p] = {0, 0};
+        for (int k = 0; k < 8; ++k)
+          vertex_side[p][static_cast<std::size_t>(segment_side(g, 1, 1, 1 + kSteps[k][0], 1 + kSteps[k][1]))] |=
+              static_cast<std::uint8_t>(1u << k);
       }
       vertex_key = key;
     }
@@ -136,7 +145,7 @@ struct node_search_state {
   void begin(std::size_t count) {
     if (nodes.size() < count) {
       nodes.reserve(count);  // exactly: the context's size follows the largest map
-      nodes.resize(count, node_search::node{kUnreachable, 0, 0, node_search::kNotOpen});
+      nodes.resize(count, node_search::node{kUnreachable, 0, 0, node_search::kNotOpen, 0});
       heap.reserve(std::min<std::size_t>(count, 4096));
     }
     heap.clear();
@@ -155,6 +164,20 @@ struct node_search_state {
       n.g = kUnreachable;
       n.parent = id;
       n.pos = node_search::kNotOpen;
+    }
+    return n;
+  }
+  // touch() for the record of vertex `id` at (x, y) of `map`, which on its first touch in
+  // a query also reads the vertex's four cells into `cells` (small_pattern bits): read once
+  // a query, not at every expansion next to it.
+  node_search::node& touch_vertex(std::uint32_t id, const grid_map& map, int x, int y) {
+    node_search::node& n = nodes[id];
+    if (n.gen != gen) {
+      n.gen = gen;
+      n.g = kUnreachable;
+      n.parent = id;
+      n.pos = node_search::kNotOpen;
+      n.cells = static_cast<std::uint8_t>(gather_cells(map, x - 1, y - 1, 2));
     }
     return n;
   }

@@ -3,7 +3,12 @@
 // Any-angle: from each kept waypoint, jump to the farthest later waypoint that it sees
 // (segment_legal), scanning from the end of the path backwards. Every jump replaces a
 // chain of segments by one straight segment between the same points, so the path stays
-// legal and never gets longer.
+// legal and never gets longer. Under the default rule (squeeze forbidden) a jump must also
+// keep the sides: it may leave a kept waypoint only on the side the input left it on, and
+// reach the next only on the side the input reached it on (turn_legal against the input's
+// neighbours). Every kept waypoint is then visited on the input's side of it, so a legal
+// input stays legal (the start and goal on their own sides included), and the input's
+// next segment is always a jump that qualifies.
 // Tile and octile: the moves are kept as they are; only the turning points are returned
 // (start, every point where the direction of travel changes, goal), so consecutive
 // returned points are joined by straight runs of identical unit moves.
@@ -44,11 +49,20 @@ std::vector<point> smooth_path(const rule& r, const grid_map& map, const std::ve
     return out;
   }
   const std::size_t n = path.size();
+  const bool sides = r.squeeze == squeezing::forbidden;
+  const auto keeps_sides = [&](std::size_t i, std::size_t j) {
+    const point a = path[i], b = path[j], a_next = path[i + 1], b_prev = path[j - 1];
+    return turn_legal(r, map, a_next.x, a_next.y, a.x, a.y, b.x, b.y) &&
+           turn_legal(r, map, b_prev.x, b_prev.y, b.x, b.y, a.x, a.y);
+  };
   std::size_t i = 0;
   out.push_back(path[0]);
   while (i + 1 < n) {
     std::size_t j = n - 1;
-    while (j > i + 1 && !segment_legal(r, map, path[i].x, path[i].y, path[j].x, path[j].y)) --j;
+    // (A path may come back to a point, on its other side: a jump there is no segment.)
+    while (j > i + 1 && (path[j] == path[i] || (sides && !keeps_sides(i, j)) ||
+                         !segment_legal(r, map, path[i].x, path[i].y, path[j].x, path[j].y)))
+      --j;
     out.push_back(path[j]);
     i = j;
   }

@@ -18,6 +18,17 @@
 // Lazy Theta*: a neighbour is given path 2 without a test; when a vertex is expanded its
 // parent's line of sight is checked, and if it fails the vertex takes the best closed
 // neighbour as its parent instead (SetVertex, made before the goal test).
+//
+// Sides (the default rule, squeeze forbidden): a path may visit a double corner but never
+// pass there from one of its free cells to the other (lddb/segments.hpp), so a search
+// state is a vertex and the side it was reached on. State id = vertex id on side 0,
+// vertex id + vertex count on side 1 (only double corners have a side 1, so every other
+// state keeps its vertex's id and tie-breaking). A state's moves leave on its side and
+// reach their target on the side of the segment there; a shortcut from parent(u) is a
+// candidate only where it leaves parent(u) on the side its path arrived on and reaches the
+// neighbour on the side path 1 does (so Lazy Theta*'s SetVertex always has u to fall back
+// on). The start and goal are on their own cell's side (endpoint_side). Under
+// squeeze=allowed the search is instantiated without any of this and runs as before.
 #include <bit>
 #include <string>
 
@@ -32,15 +43,25 @@ namespace lddb {
 
 namespace {
 
-template <bool Lazy, heuristic_kind H>
+template <bool Lazy, heuristic_kind H, bool Sides>
 void theta_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                 node_search_state& st, search_result& res) {
   using node_search::kClosed;
   const std::uint32_t vw = static_cast<std::uint32_t>(map.width()) + 1;
+  const std::uint32_t nv = vw * (static_cast<std::uint32_t>(map.height()) + 1);  // vertices; side-1 states follow
   const auto index = [vw](int x, int y) { return static_cast<std::uint32_t>(y) * vw + static_cast<std::uint32_t>(x); };
-  const auto xy = [vw](std::uint32_t id) { return point{static_cast<int>(id % vw), static_cast<int>(id / vw)}; };
-  st.begin(static_cast<std::size_t>(vw) * (static_cast<std::size_t>(map.height()) + 1));
-  const std::uint32_t sid = index(start.x, start.y), gid = index(goal.x, goal.y);
+  const auto xy = [vw, nv](std::uint32_t id) {
+    if constexpr (Sides) id = id >= nv ? id - nv : id;
+    return point{static_cast<int>(id % vw), static_cast<int>(id / vw)};
+  };
+  const auto state = [nv](std::uint32_t vid, int side) { return side != 0 ? vid + nv : vid; };
+  st.begin(static_cast<std::size_t>(nv) * (Sides ? 2 : 1));
+  std::uint32_t sid = index(start.x, start.y), gid = index(goal.x, goal.y);
+  if constexpr (Sides) {  // prepare_endpoints refused side -1
+    st.touch_vertex(sid, map, start.x, start.y);  // its cells, for a start on side 1
+    sid = state(sid, endpoint_side(r, map, start.x, start.y));
+    gid = state(gid, endpoint_side(r, map, goal.x, goal.y));
+  }
   cost_t unit_costs[8];
   std::ptrdiff_t offsets[8];
   for (int k = 0; k < 8; ++k) {
@@ -48,6 +69,9 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
     offsets[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * static_cast<std::ptrdiff_t>(vw) + kSteps[k][0];
   }
   const auto& moves = st.moves.vertices_for(r);
+  const auto& sides = st.moves.vertex_side;
+  // Sides: is the vertex of a touched record a double corner? (Only those have a side 1.)
+  const auto corner = [&](std::uint32_t vid) { return sides[st.at(vid).cells][1] != 0; };
   search_stats& stats = res.stats;
   const auto h_of = [&](int x, int y) { return heuristic_cost(H, r, x, y, goal.x, goal.y); };
   const auto los = [&](point a, point b) {
@@ -69,6 +93,12 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
       // parent, closed, is.
       std::uint32_t to = st.open_top().id;
       if constexpr (Lazy) to = st.at(to).parent;
+      if constexpr (Sides) {
+        // The partial path ends where a unit may stand and plan again from: not on a double
+        // corner on another side than its own cell's (the start's side rule); else earlier.
+        for (point e = xy(to); to != sid && endpoint_side(r, map, e.x, e.y) != static_cast<int>(to >= nv); e = xy(to))
+          to = st.at(to).parent;
+      }
       stats.heap_ops = st.heap_ops;
       st.give_up(sid, to, xy, options.max_expansions, res);
       return;
@@ -76,16 +106,30 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
     const std::uint32_t uid = st.pop().id;
     node_search::node& u = st.at(uid);
     const point up = xy(uid);
-    // The legal unit segments from u, by its four cells.
-    const unsigned legal_moves = moves[gather_cells(map, up.x - 1, up.y - 1, 2)];
+    std::uint32_t uvid = uid;  // u's vertex
+    unsigned legal_moves;      // the legal unit segments from u (on its side), by its four cells
+    if constexpr (Sides) {
+      uvid = index(up.x, up.y);
+      const std::uint32_t own = st.at(uvid).cells;
+      legal_moves = moves[own] & sides[own][uid != uvid];
+    } else {
+      legal_moves = moves[gather_cells(map, up.x - 1, up.y - 1, 2)];
+    }
     if constexpr (Lazy) {
       if (u.parent != uid && !los(xy(u.parent), up)) {
-        // SetVertex: the best closed neighbour (first in kSteps order on ties).
+        // SetVertex: the best closed neighbour (first in kSteps order on ties); at a double
+        // corner, its state on the side of the unit segment to u, whose moves to u are legal.
+        // (k ^ 2 is the move opposite k in kSteps order.)
+        const auto toward_u = [&](int k, std::uint32_t vid, point p) {
+          if constexpr (Sides) return vid + ((sides[st.touch_vertex(vid, map, p.x, p.y).cells][1] >> (k ^ 2)) & 1u) * nv;
+          return vid;
+        };
         cost_t best = kUnreachable;
         std::uint32_t best_id = u.parent;
         for (unsigned legal = legal_moves; legal != 0; legal &= legal - 1) {
           const int k = std::countr_zero(legal);
-          const std::uint32_t nid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uid) + offsets[k]);
+          const std::uint32_t nid = toward_u(k, static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uvid) + offsets[k]),
+                                             point{up.x + kSteps[k][0], up.y + kSteps[k][1]});
           const node_search::node& nb = st.touch(nid);
           if (nb.pos != kClosed) continue;
           const cost_t c = nb.g + unit_costs[k];
@@ -108,16 +152,44 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
     const std::uint32_t pid = u.parent;
     const point pp = xy(pid);
     const cost_t pg = st.at(pid).g, ug = u.g;
+    const bool parent_corner = Sides && pid != uid && corner(index(pp.x, pp.y));
     for (unsigned legal = legal_moves; legal != 0; legal &= legal - 1) {
       const int k = std::countr_zero(legal);
       const int dx = kSteps[k][0], dy = kSteps[k][1];
-      const std::uint32_t vid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uid) + offsets[k]);
-      node_search::node& v = st.touch(vid);
-      if (v.pos == kClosed) continue;
+      const std::uint32_t vvid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uvid) + offsets[k]);
       const point vp{up.x + dx, up.y + dy};
+      // The state path 1 reaches: at a double corner, on the side of the segment back to u
+      // (move k ^ 2).
+      std::uint32_t vid = vvid;
+      unsigned v_sides = 0;  // Sides: the unit segments on v's side 1 (none unless a double corner)
+      node_search::node* vrec;
+      if constexpr (Sides) {
+        vrec = &st.touch_vertex(vvid, map, vp.x, vp.y);
+        v_sides = sides[vrec->cells][1];
+        if ((v_sides >> (k ^ 2)) & 1u) {
+          vid = state(vvid, 1);
+          vrec = &st.touch(vid);
+        }
+      } else {
+        vrec = &st.touch(vid);
+      }
+      node_search::node& v = *vrec;
+      if (v.pos == kClosed) continue;
+      bool shortcut = pid != uid;  // path 2 is a candidate (u is not the start)
+      if constexpr (Sides) {
+        // Path 2 must leave parent(u) on the side u's path left it on, and reach v on the
+        // side path 1 does (else it would reach another state). Neither fails where the
+        // segment from parent(u) to v is legal, u being a unit step from v on its side, so
+        // this only spares a line-of-sight test and keeps every state's path side-keeping
+        // by construction.
+        if (shortcut)
+          shortcut = !(vp == pp) &&
+                     (!parent_corner || segment_side(map, pp.x, pp.y, vp.x, vp.y) == static_cast<int>(pid >= nv)) &&
+                     (v_sides == 0 || state(vvid, segment_side(map, vp.x, vp.y, pp.x, pp.y)) == vid);
+      }
       cost_t ng;
       std::uint32_t parent;
-      if (pid == uid) {  // u is the start: path 1 and path 2 coincide
+      if (!shortcut) {  // u is the start (path 1 and path 2 coincide), or path 2 keeps no sides
         ng = ug + unit_costs[k];
         parent = uid;
         if (ng >= v.g) continue;
@@ -166,6 +238,14 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   res.length = path_length(res.path);
 }
 
+// The rule picks the instantiation: sides only where double corners may not be passed.
+template <bool Lazy, heuristic_kind H>
+void theta_rule(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                node_search_state& st, search_result& res) {
+  if (r.squeeze == squeezing::forbidden) theta_core<Lazy, H, true>(r, map, start, goal, options, st, res);
+  else theta_core<Lazy, H, false>(r, map, start, goal, options, st, res);
+}
+
 template <bool Lazy>
 void theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
                   const search_options& options, search_context& ctx, search_result& res) {
@@ -175,20 +255,20 @@ void theta_search(const char* name, const rule& r, const grid_map& map, point st
     res.message = std::string(name) + "() searches vertices (any-angle); rule " + r.name() + " is on cells: use astar()";
     return;
   }
-  if (!prepare_endpoints(r, map, start, goal, options, res)) return;
+  if (!prepare_endpoints(r, map, start, goal, options, res, /*own_sides=*/true)) return;
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:
-      theta_core<Lazy, heuristic_kind::zero>(r, map, start, goal, options, st, res);
+      theta_rule<Lazy, heuristic_kind::zero>(r, map, start, goal, options, st, res);
       break;
     case heuristic_kind::manhattan:
-      theta_core<Lazy, heuristic_kind::manhattan>(r, map, start, goal, options, st, res);
+      theta_rule<Lazy, heuristic_kind::manhattan>(r, map, start, goal, options, st, res);
       break;
     case heuristic_kind::octile:
-      theta_core<Lazy, heuristic_kind::octile>(r, map, start, goal, options, st, res);
+      theta_rule<Lazy, heuristic_kind::octile>(r, map, start, goal, options, st, res);
       break;
     case heuristic_kind::euclidean:
-      theta_core<Lazy, heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
+      theta_rule<Lazy, heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
       break;
   }
 }

@@ -22,15 +22,25 @@ namespace lddb {
 class block_graph {
  public:
   static constexpr int kMaxPoints = (block_shape::kMaxBlock + 1) * (block_shape::kMaxBlock + 1);
+  // Vertices under the default any-angle rule: a double corner inside the block is two
+  // search states, one per free side (lddb/segments.hpp). State p < point_count() is point
+  // p (on side 0 at a double corner); the states after them are the side-1 states of the
+  // block's double corners. A boundary vertex is never a double corner within one pattern
+  // (outside counts as blocked), so boundary points are always their own single state.
+  static constexpr int kMaxInner = (block_shape::kMaxBlock - 1) * (block_shape::kMaxBlock - 1);
+  static constexpr int kMaxStates = kMaxPoints + kMaxInner;
 
   struct paths {
-    std::array<cost_t, kMaxPoints> cost{};  // kUnreachable when not reachable
+    std::array<cost_t, kMaxStates> cost{};  // by state; kUnreachable when not reachable
     // Internal search states; read them through path_to().
     std::array<int, kMaxPoints * 9> parent{};
-    std::array<int, kMaxPoints> best_state{};
+    std::array<int, kMaxStates> best_state{};
     int stride = 1;
-    // The points (indices) of the path from the source to `target`, both included;
-    // returns how many (0 when unreachable). `out` holds kMaxPoints.
+    int points = 0;                               // vertices: states from here are side-1 states
+    std::array<std::int8_t, kMaxInner> inner{};  // ... of these points
+    // The points (indices) of the path from the source to `target` (a state: a point, or
+    // endpoint_state() for a start or goal), both included; returns how many (0 when
+    // unreachable). `out` holds kMaxPoints.
     int path_to(int target, int* out) const;
   };
 
@@ -40,11 +50,17 @@ class block_graph {
   // could not improve a cost is never tested). Both give the very same paths.
   enum class visibility : std::uint8_t { eager, lazy };
   block_graph(const rule& r, const block_shape& shape, std::uint32_t code, visibility mode = visibility::eager);
+  // `source` is a state: a point, or endpoint_state() for a start or goal.
   void search(int source, paths& out) const;
   const block_shape& shape() const { return shape_; }
+  // The state of a start or goal at point `index`: the side of its own (south-east) cell at a
+  // double corner inside the block, -1 when that cell is blocked there (not a legal start
+  // or goal, lddb/segments.hpp's endpoint_side), else the point itself.
+  int endpoint_state(int index) const;
 
  private:
   bool sees(int u, int v) const;  // vertices: is segment u-v legal (tested now when lazy)
+  int state_count() const { return shape_.point_count() + inner_count_; }
   const rule& rule_;
   const block_shape& shape_;
   std::uint32_t code_;
@@ -52,6 +68,12 @@ class block_graph {
   mutable std::array<std::uint64_t, kMaxPoints> visible_{}, tested_{};
   std::array<bool, kMaxPoints> usable_{};
   std::uint64_t usable_mask_ = 0;
+  // Vertices, default rule: the block's double corners (bit per point), the side-1 state of
+  // each (-1 elsewhere) and the point of each side-1 state.
+  std::uint64_t double_corners_ = 0;
+  std::array<std::int8_t, kMaxPoints> second_{};
+  std::array<std::int8_t, kMaxInner> inner_{};
+  int inner_count_ = 0;
   bool lazy_ = false;
 };
 

@@ -26,11 +26,13 @@ bool vertex_usable(const Grid& g, int x, int y) {
 // vertex (north-west or north-east), side 1 the one in the row below. A path may visit a
 // double corner but never pass from one side to the other there (docs/rules.md); every
 // other vertex has one side, 0.
+// From which of the vertex's four cells are free (Block A* reads them from a bit mask):
+inline bool double_corner_free(bool nw, bool ne, bool sw, bool se) {
+  return (ne && sw && !nw && !se) || (nw && se && !ne && !sw);
+}
 template <class Grid>
 bool double_corner(const Grid& g, int x, int y) {
-  const bool nw = g.blocked(x - 1, y - 1), ne = g.blocked(x, y - 1);
-  const bool sw = g.blocked(x - 1, y), se = g.blocked(x, y);
-  return (nw && se && !ne && !sw) || (ne && sw && !nw && !se);
+  return double_corner_free(!g.blocked(x - 1, y - 1), !g.blocked(x, y - 1), !g.blocked(x - 1, y), !g.blocked(x, y));
 }
 
 // The side of vertex (x, y) on which a segment between it and (tx, ty) lies: at a double

@@ -33,10 +33,21 @@ struct format_version {
   friend auto operator<=>(const format_version&, const format_version&) = default;
 };
 // What this code writes, and the oldest reader that can read what it writes.
-inline constexpr format_version kFormatVersion{1, 0};
+inline constexpr format_version kFormatVersion{1, 1};
 inline constexpr format_version kMinReaderVersion{1, 0};
 // What this reader understands: files whose major is kFormatVersion.major and whose
 // minimum reader version is at most kFormatVersion.
+
+// Format 1.1 gave two stored rule values a new meaning (docs/format.md, section 7):
+// any-angle with squeeze 0 is the competition's rule (no passing between the sides of a
+// double corner), and octile corners 2 lets a diagonal pass between two blocked cells. A
+// file for such a rule needs a 1.1 reader; every other file can still be read by 1.0.
+format_version min_reader_for(const rule& r);
+// The rule a file's stored fields name, in the meaning of the version that wrote them:
+// a 1.0 file's any-angle with squeeze 0 let a path turn at a double corner, which gives
+// exactly the least costs of any-angle:squeeze=allowed (its paths are legal under that
+// rule too), so it reads as any-angle:squeeze=allowed.
+rule rule_as_written(const rule& stored, format_version written);
 
 // ----------------------------------------------------------------------------- status
 

@@ -19,7 +19,7 @@
 
 namespace lddb {
 
-inline constexpr const char* kGeneratorVersion = "lddb-gen 1.0";
+inline constexpr const char* kGeneratorVersion = "lddb-gen 1.1";
 
 // Everything that determines a database's bytes. Serialised (Boost XML archive) into
 // the file's manifest, so `lddb gen --like FILE` can rebuild the identical file.

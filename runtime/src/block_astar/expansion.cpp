@@ -28,7 +28,7 @@ void block_search::expand(int s, point_set ingress) {
   }
   if (!cur.prepared) {
     if (kSquares && cur.level)
-      prepare_square(cur, square_of(cur), shape_of(cur), map_);
+      prepare_square(cur, square_of(cur), shape_of(cur), map_, rule_);
     else
       prepare_block(cur, st_.links, map_, rule_, b_, n_);
     cur.prepared = true;

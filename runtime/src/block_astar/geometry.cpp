@@ -36,6 +36,9 @@ void block_links::build(const rule& r, const block_shape& shape, cost_t unit) {
     point_links[static_cast<std::size_t>(i)] = 0;
     const point p = shape.boundary_point(i);
     own_ring[static_cast<std::size_t>(i)] = vertex_ring(p, 0, 0);
+    for (int c = 0; c < 4; ++c)
+      cell_bit[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)] =
+          static_cast<std::uint8_t>((p.y + c / 2) * (b + 2) + (p.x + c % 2));
     other_ring[static_cast<std::size_t>(i)] = 0;
     for (int ox = -1; ox <= 1; ++ox)
       for (int oy = -1; oy <= 1; ++oy)

@@ -14,6 +14,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/moves.hpp"
 #include "lddb/rule.hpp"
+#include "lddb/segments.hpp"
 #include "slots.hpp"
 
 namespace lddb::block_astar_impl {
@@ -57,8 +58,11 @@ struct block_links {
   std::array<std::uint64_t, kMaxBoundary> point_links;  // bit k: links[k] starts here
   std::uint64_t all_links;      // a bit for each link
   std::uint32_t linked_points;  // a bit for each boundary point with a link
-  // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits.
+  // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits,
+  // and, for the default rule's double corners, the ring bit of each of its four cells
+  // (north-west, north-east, south-west, south-east).
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
+  std::array<std::array<std::uint8_t, 4>, kMaxBoundary> cell_bit;
   // A lower bound on the database cost between two boundary points in any block: the
   // rule's distance in open space (its default heuristic), less one stored unit for the
   // rounding of any-angle lengths. A min-plus step whose bound cannot beat the point's
@@ -103,6 +107,16 @@ int containing_blocks(const rule& r, const grid_map& map, point p, std::array<st
       exitable |= static_cast<std::uint32_t>((free & bl.own_ring[static_cast<std::size_t>(i)]) != 0 &&
                                              (free & bl.other_ring[static_cast<std::size_t>(i)]) != 0)
                   << i;
+    // Default rule: at a double corner the block's free cell and the other free cell are
+    // the two sides, in different blocks, so a g-value there is handed on to no one
+    // (docs/rules.md: a boundary vertex is a port of each block's own side).
+    if (r.squeeze == squeezing::forbidden)
+      for (std::uint32_t m = exitable; m; m &= m - 1) {
+        const int i = __builtin_ctz(m);
+        const auto& c = bl.cell_bit[static_cast<std::size_t>(i)];
+        if (double_corner_free((free >> c[0]) & 1u, (free >> c[1]) & 1u, (free >> c[2]) & 1u, (free >> c[3]) & 1u))
+          exitable &= ~(1u << i);
+      }
     slot.exitable = exitable;
     return;
   }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../context.hpp"
+#include "lddb/segments.hpp"
 #include "search.hpp"
 
 namespace lddb {
@@ -64,26 +65,37 @@ bool block_search::begin(search_result& r) {
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
 
+  // Under the default any-angle rule a start or goal on a double corner belongs to the
+  // side of its own (south-east) cell (lddb/segments.hpp): on a block boundary only the
+  // block holding that cell takes it; inside a block, block_graph's endpoint_state.
+  const bool own_side = rule_.on_vertices() && rule_.squeeze == squeezing::forbidden;
+  auto takes = [&](point p, point local) { return !own_side || (local.x < b_ && local.y < b_) || !double_corner(map_, p.x, p.y); };
   // Goal blocks first, so a start block that also holds the goal sees it.
   std::array<std::pair<point, point>, kMaxStarts> holders;
-  const int goals = containing_blocks(rule_, map_, q_.goal, holders);
-  for (int k = 0; k < goals; ++k) {
-    const auto [block, local] = holders[static_cast<std::size_t>(k)];
+  const int goal_holders = containing_blocks(rule_, map_, q_.goal, holders);
+  for (int j = 0, k = 0; j < goal_holders; ++j) {
+    const auto [block, local] = holders[static_cast<std::size_t>(j)];
+    if (!takes(q_.goal, local)) continue;
     const int s = slot_of(block.x, block.y);
-    q_.goal_local[static_cast<std::size_t>(k)] = local;
-    slot(s).goal_index = k;
     const block_graph graph(rule_, shape_, slot(s).code, block_graph::visibility::lazy);
-    graph.search(shape_.point_index(local), st_.goal_paths[static_cast<std::size_t>(k)]);
+    const int state = graph.endpoint_state(shape_.point_index(local));
+    if (state < 0) continue;
+    q_.goal_state[static_cast<std::size_t>(k)] = state;
+    slot(s).goal_index = k;
+    graph.search(state, st_.goal_paths[static_cast<std::size_t>(k++)]);
   }
-  const int starts = containing_blocks(rule_, map_, q_.start, holders);
-  for (int k = 0; k < starts; ++k) {
-    const auto [block, local] = holders[static_cast<std::size_t>(k)];
+  const int start_holders = containing_blocks(rule_, map_, q_.start, holders);
+  for (int j = 0, k = 0; j < start_holders; ++j) {
+    const auto [block, local] = holders[static_cast<std::size_t>(j)];
+    if (!takes(q_.start, local)) continue;
     const int s = slot_of(block.x, block.y);
-    q_.start_slot[static_cast<std::size_t>(k)] = s;
     block_slot& start = slot(s);
     const block_graph graph(rule_, shape_, start.code, block_graph::visibility::lazy);
+    const int state = graph.endpoint_state(shape_.point_index(local));
+    if (state < 0) continue;
+    q_.start_slot[static_cast<std::size_t>(k)] = s;
     block_graph::paths& paths = st_.start_paths[static_cast<std::size_t>(k)];
-    graph.search(shape_.point_index(local), paths);
+    graph.search(state, paths);
     cost_t value = kUnreachable, value_tie = kUnreachable;
     for (int i = 0; i < n_; ++i) {
       const cost_t c = paths.cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(i)))];
@@ -100,8 +112,7 @@ bool block_search::begin(search_result& r) {
     // Start and goal in the same block: the path inside it is a candidate (it may still
     // be beaten by one that leaves the block and comes back).
     if (start.goal_index >= 0) {
-      const point gl = q_.goal_local[static_cast<std::size_t>(start.goal_index)];
-      const cost_t c = paths.cost[static_cast<std::size_t>(shape_.point_index(gl))];
+      const cost_t c = paths.cost[static_cast<std::size_t>(q_.goal_state[static_cast<std::size_t>(start.goal_index)])];
       if (c < q_.length) {
         q_.length = c;
         q_.direct_start = k;
@@ -109,6 +120,7 @@ bool block_search::begin(search_result& r) {
       }
     }
     if (value != kUnreachable) st_.open.push_or_decrease(st_.pool.slots(), s, value, value_tie, q_.stats);
+    ++k;
   }
 
   r.status = search_status::in_progress;

@@ -59,8 +59,8 @@ void block_search::reconstruct(search_result& r) const {
   int chain[block_graph::kMaxPoints];
   if (q_.direct_start >= 0) {
     const block_slot& s = slot(q_.start_slot[static_cast<std::size_t>(q_.direct_start)]);
-    const point gl = q_.goal_local[static_cast<std::size_t>(s.goal_index)];
-    const int len = st_.start_paths[static_cast<std::size_t>(q_.direct_start)].path_to(shape_.point_index(gl), chain);
+    const int goal = q_.goal_state[static_cast<std::size_t>(s.goal_index)];
+    const int len = st_.start_paths[static_cast<std::size_t>(q_.direct_start)].path_to(goal, chain);
     add_local(way, shape_, s, chain, len, true);
   } else {
     const block_slot& gs = slot(q_.best_goal_slot);

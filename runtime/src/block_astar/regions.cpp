@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "lddb/segments.hpp"
 #include "lddb/stored_cost.hpp"
 
 namespace lddb::block_astar_impl {
@@ -75,10 +76,17 @@ void build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& sh
     build_square(shapes[static_cast<std::size_t>(level)], level, shape, scale_log2);
 }
 
-void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, const grid_map& map) {
+void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, const grid_map& map, const rule& r) {
   // Every cell is free, so each boundary vertex is usable here; a link is legal when one
-  // of the vertex's cells in the block it leads to is free.
-  const int k = q.blocks;
+  // of the vertex's cells in the block it leads to is free. Under the default rule a
+  // corner of the square may be a double corner, whose other side is the diagonal
+  // block's: nothing is handed on there (geometry.hpp's prepare_block, for plain blocks).
+  const int k = q.blocks, b = q.side / k;
+  std::array<bool, 4> corner_open{};  // by (x at the right) + 2 (y at the bottom)
+  for (int c = 0; c < 4; ++c)
+    corner_open[static_cast<std::size_t>(c)] =
+        r.squeeze == squeezing::allowed ||
+        !double_corner(map, slot.bx * b + (c & 1) * q.side, slot.by * b + (c >> 1) * q.side);
   std::array<std::uint32_t, kSquareRing> codes;  // by ring position
   for (int ox = -1; ox <= k; ++ox)
     for (int oy = -1; oy <= k; ++oy)
@@ -88,6 +96,9 @@ void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, 
   for (std::size_t i = 0; i < q.links.size(); ++i) {
     const link& l = q.links[i];
     if ((~codes[l.around] & l.target_ring) == 0) continue;
+    const point p = q.points[l.source];
+    const bool corner = (p.x == 0 || p.x == q.side) && (p.y == 0 || p.y == q.side);
+    if (corner && !corner_open[(p.x == 0 ? 0u : 1u) + (p.y == 0 ? 0u : 2u)]) continue;
     ok[i / 64] |= std::uint64_t{1} << (i % 64);
     exitable |= point_set{1} << l.source;
   }

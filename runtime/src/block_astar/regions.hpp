@@ -80,6 +80,6 @@ inline int square_level(const grid_map& map, point start, point goal, int bx, in
 }
 
 // Which of a square's links are legal and which of its points can hand a g-value on.
-void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& shape, const grid_map& map);
+void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& shape, const grid_map& map, const rule& r);
 
 }  // namespace lddb::block_astar_impl

@@ -47,7 +47,7 @@ struct block_query {
   int best_goal_slot = -1, best_point = -1;
   int direct_start = -1;  // start index whose local search reached the goal
   std::array<int, block_astar_impl::kMaxStarts> start_slot{};
-  std::array<point, block_astar_impl::kMaxStarts> goal_local{};
+  std::array<int, block_astar_impl::kMaxStarts> goal_state{};  // the goal's block_graph state there
   std::vector<point> expanded;  // when options.record_expanded
 };
 
