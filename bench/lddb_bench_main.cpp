@@ -70,6 +70,9 @@ void add_suite_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--astar-heuristic", a->astar_heuristic,
                   "A*'s heuristic in the any-angle comparisons: euclidean (the paper's) or octile")
       ->capture_default_str();
+  cmd->add_option("--any-angle-lddb", a->any_angle_lddb,
+                  "Any-angle Block A*'s database; Theta* and Lazy Theta* follow its rule (default: the shipped "
+                  "any-angle-4.lddb), e.g. one built with `lddb gen --rule any-angle:squeeze=allowed`");
   cmd->add_option("--chunk", a->chunk,
                   "Queries each algorithm runs in turn before the next takes over (1: each query by every "
                   "algorithm in turn)")

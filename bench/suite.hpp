@@ -41,6 +41,9 @@ struct suite_args {
   std::uint64_t pairs = 100, empty_pairs = 100;  // per random map; on the empty map (0 skips a table)
   std::string densities = "0,10,20,30,40,50";
   std::string astar_heuristic = "euclidean";  // A* in the any-angle comparison (the paper's)
+  // Any-angle Block A*'s database; its rule is every any-angle search's (default: the
+  // shipped any-angle-4.lddb, the default rule).
+  std::optional<std::string> any_angle_lddb;
   std::size_t chunk = 64;  // queries each algorithm runs in turn (1: every query by every algorithm in turn)
 };
 int run_suite(const suite_args& args);

@@ -135,8 +135,10 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
        "pathfinder does (with `--chunk 1` every query is run by every algorithm in turn, and each search starts "
        "in caches the others have filled). Only the search call is timed (`steady_clock`), as `lddb bench` does; "
        "after a chunk's searches every path is checked by the independent checker (`lddb/checker.hpp`). A\\* runs from the start cell to the goal cell "
-       "on octile moves; Theta\\*, Lazy Theta\\* and Block A\\* (the shipped `any-angle-4.lddb`, 4×4-cell blocks) "
-       "run between the cells' top-left corners. *Distance* is the mean path length, *expanded* the mean number of "
+       "on octile moves; Theta\\*, Lazy Theta\\* and Block A\\* (" +
+       (a.any_angle_lddb ? "`" + *a.any_angle_lddb + "` (`--any-angle-lddb`), all three under its rule"
+                         : std::string("the shipped `any-angle-4.lddb`, 4×4-cell blocks")) +
+       ") run between the cells' top-left corners. *Distance* is the mean path length, *expanded* the mean number of "
        "cells (A\\*), vertices (Theta\\*, Lazy Theta\\*) or nodes (Block A\\*: blocks and open squares) expanded, *ms per query* the mean "
        "time of the search call. *Block A\\* faster by* is that algorithm's time over Block A\\*'s, and *length vs "
        "Theta\\** the mean length against Theta\\*'s.\n\n";
@@ -151,7 +153,12 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
        ". Table 2 uses the zero heuristic for every algorithm, as the paper's does. The tile and octile comparison "
        "(which the paper describes, 2–3× faster than A\\*, but does not tabulate) uses each rule's own heuristic: "
        "Manhattan and octile distance.\n\n";
-  s += "**Rules.** The default rules throughout: octile moves do not cut corners and any-angle paths do not "
+  if (a.any_angle_lddb)
+    s += "**Rules.** Any-angle searches here follow the rule of `--any-angle-lddb`; what follows describes the "
+         "default rules. ";
+  else
+    s += "**Rules.** ";
+  s += "The default rules throughout: octile moves do not cut corners and any-angle paths do not "
        "squeeze between two diagonally touching obstacles, so free cells connect only through shared edges. "
        "Random start/goal pairs are drawn uniformly among the free cells and kept only when both cells are in the "
        "same 4-connected component (every algorithm then has a path). Two consequences at high densities, where "

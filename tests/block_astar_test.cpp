@@ -654,7 +654,11 @@ TEST_P(GeneratedVertices, NearOptimalLegalPaths) {
       const double oct = cells ? cell_dijkstra(octile, og, s)[static_cast<std::size_t>(t.y * w + t.x)] : kInf;
       const search_result ba = lddb::block_astar(db, nm.map, s, t, opt, ctx);
       std::string problem;
-      if (best == kInf) {
+      if (!oracle::endpoint_ok(r, og, s) || !oracle::endpoint_ok(r, og, t)) {
+        // A double corner whose own cell is blocked is no start or goal (docs/rules.md).
+        const search_status want = !oracle::endpoint_ok(r, og, s) ? search_status::invalid_start : search_status::invalid_goal;
+        if (ba.status != want) problem = std::string("expected ") + lddb::search_status_name(want);
+      } else if (best == kInf) {
         if (ba.status != search_status::no_path) problem = "expected no_path";
       } else {
         problem = path_problem(r, og, s, t, ba);
@@ -880,7 +884,10 @@ TEST(BlockAStar, DynamicMapsMatchFreshMaps) {
             continue;
           }
           ++(a.found() ? found : not_found);
-          if (a.found()) {
+          if (!oracle::endpoint_ok(r, og, s) || !oracle::endpoint_ok(r, og, t)) {
+            if (a.status != (!oracle::endpoint_ok(r, og, s) ? search_status::invalid_start : search_status::invalid_goal))
+              fails.add(w + ": an endpoint on a double corner whose own cell is blocked, not refused: " + result_text(a));
+          } else if (a.found()) {
             last_path = a.path;
             const std::string problem = path_problem(r, og, s, t, a);
             if (!problem.empty()) fails.add(w + ": " + problem + "\n  " + result_text(a) + "\n  path: " + path_text(a.path));

@@ -17,17 +17,17 @@ void destroy_state(node_search_state* s);
 std::size_t state_bytes(const block_search_state* s);
 std::size_t state_bytes(const node_search_state* s);
 
-// Checks a query's start and goal for the rule (cells or vertices) and answers
-// start == goal. Returns true when the search must run; otherwise `res` is complete
-// (invalid_start, invalid_goal with a message naming the point, or found). With
-// own_sides, a start or goal on a double corner whose own cell is blocked is refused too
-// under the default any-angle rule (endpoint_side -1: Theta*, Lazy Theta*).
 // Sets `out` to the printf-style text, reusing its capacity: the messages of normal
 // outcomes (no path, budget exhausted) must not allocate in a warm query.
 void set_message(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
+// Checks a query's start and goal for the rule (cells or vertices) and answers
+// start == goal. Returns true when the search must run; otherwise `res` is complete
+// (invalid_start, invalid_goal with a message naming the point, or found). Under the
+// default any-angle rule a start or goal on a double corner whose own cell is blocked is
+// refused too (endpoint_side -1).
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
-                       search_result& res, bool own_sides = false);
+                       search_result& res);
 
 struct search_context::impl {
   block_search_state* block = nullptr;  // created on first use by block_astar

@@ -13,7 +13,7 @@ namespace {
 
 // Each returns true when the point can be a start or goal, else writes why into `why`
 // (reusing its capacity: an invalid query allocates nothing once warm).
-bool check_cell(const rule&, bool, const grid_map& map, point p, const char* what, std::string& why) {
+bool check_cell(const rule&, const grid_map& map, point p, const char* what, std::string& why) {
   if (!map.in_bounds(p.x, p.y)) {
     set_message(why, "%s cell (%d,%d) is off the %dx%d map (cells 0..%d x 0..%d)", what, p.x, p.y, map.width(),
                 map.height(), map.width() - 1, map.height() - 1);
@@ -26,7 +26,7 @@ bool check_cell(const rule&, bool, const grid_map& map, point p, const char* wha
   return true;
 }
 
-bool check_vertex(const rule& r, bool own_sides, const grid_map& map, point p, const char* what, std::string& why) {
+bool check_vertex(const rule& r, const grid_map& map, point p, const char* what, std::string& why) {
   if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height()) {
     set_message(why, "%s vertex (%d,%d) is off the %dx%d map (vertices 0..%d x 0..%d)", what, p.x, p.y, map.width(),
                 map.height(), map.width(), map.height());
@@ -38,7 +38,7 @@ bool check_vertex(const rule& r, bool own_sides, const grid_map& map, point p, c
   }
   // A point on a double corner belongs to its own cell's side; with that cell blocked it
   // has no side a path may start or end on (the rule's name is not printed: no allocation).
-  if (own_sides && endpoint_side(r, map, p.x, p.y) < 0) {
+  if (endpoint_side(r, map, p.x, p.y) < 0) {
     set_message(why,
                 "%s vertex (%d,%d) lies on a double corner whose own (south-east) cell (%d,%d) is blocked: not a "
                 "start or goal under rule any-angle (squeeze=allowed accepts it)",
@@ -71,13 +71,13 @@ void search_result::clear() {
 }
 
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
-                       search_result& res, bool own_sides) {
+                       search_result& res) {
   const auto check = r.on_vertices() ? check_vertex : check_cell;
-  if (!check(r, own_sides, map, start, "start", res.message)) {
+  if (!check(r, map, start, "start", res.message)) {
     res.status = search_status::invalid_start;
     return false;
   }
-  if (!check(r, own_sides, map, goal, "goal", res.message)) {
+  if (!check(r, map, goal, "goal", res.message)) {
     res.status = search_status::invalid_goal;
     return false;
   }

@@ -255,7 +255,7 @@ void theta_search(const char* name, const rule& r, const grid_map& map, point st
     res.message = std::string(name) + "() searches vertices (any-angle); rule " + r.name() + " is on cells: use astar()";
     return;
   }
-  if (!prepare_endpoints(r, map, start, goal, options, res, /*own_sides=*/true)) return;
+  if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:

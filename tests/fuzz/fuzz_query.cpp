@@ -16,7 +16,8 @@
 //    rule (lddb::checker::move_ok) in the same fixed-point units;
 //  * any-angle: Block A* finds a path exactly when Theta* and Lazy Theta* do, which is
 //    exactly when a breadth-first search written here over the 8-neighbour vertex graph
-//    (lddb::checker::segment_ok) connects start and goal; all three paths pass the checker;
+//    (lddb::checker::segment_ok, a state per side of a double corner) connects start and
+//    goal; all three paths pass the checker;
 //  * statuses for blocked or off-map endpoints agree with A* / Theta*;
 //  * the same query on a fresh context gives the identical path and cost (determinism and
 //    no state leaking between queries), and the reverse query has the same cost (cells).
@@ -101,21 +102,31 @@ lddb::cost_t dijkstra_cells(const rule& r, const lddb::grid_map& m, point s, poi
 
 // Are vertices s and g joined by legal unit segments (the 8 neighbours of a vertex)?
 bool bfs_vertices(const rule& r, const lddb::grid_map& m, point s, point g) {
+  // States (vertex, the cell it is beside): a double corner has one per free side under
+  // the default rule (lddb/checker_corners.hpp); the start and goal keep to their own cell.
+  using lddb::checker::cell_beside;
+  using lddb::checker::sides_matter;
+  if (!lddb::checker::endpoint_ok(r, m, s) || !lddb::checker::endpoint_ok(r, m, g)) return false;
   const int w = m.width() + 1, h = m.height() + 1;
-  std::vector<char> seen(static_cast<std::size_t>(w * h), 0);
-  std::vector<point> todo{s};
-  seen[static_cast<std::size_t>(s.y * w + s.x)] = 1;
+  auto side = [&](point v, point t) { return sides_matter(r, m, v) && cell_beside(m, v, t).y == v.y ? 1 : 0; };
+  auto own = [&](point v) { return sides_matter(r, m, v) ? 1 : 0; };
+  std::vector<char> seen(static_cast<std::size_t>(2 * w * h), 0);
+  auto state = [&](point p, int sd) { return static_cast<std::size_t>(2 * (p.y * w + p.x) + sd); };
+  std::vector<std::pair<point, int>> todo{{s, own(s)}};
+  seen[state(s, own(s))] = 1;
   while (!todo.empty()) {
-    const point p = todo.back();
+    const auto [p, sd] = todo.back();
     todo.pop_back();
-    if (p == g) return true;
+    if (p == g && sd == own(g)) return true;
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
         const point q{p.x + dx, p.y + dy};
         if ((dx == 0 && dy == 0) || q.x < 0 || q.y < 0 || q.x >= w || q.y >= h) continue;
-        if (seen[static_cast<std::size_t>(q.y * w + q.x)] || !lddb::checker::segment_ok(r, m, p, q)) continue;
-        seen[static_cast<std::size_t>(q.y * w + q.x)] = 1;
-        todo.push_back(q);
+        if (side(p, q) != sd || !lddb::checker::segment_ok(r, m, p, q)) continue;
+        const std::size_t k = state(q, side(q, p));
+        if (seen[k]) continue;
+        seen[k] = 1;
+        todo.push_back({q, side(q, p)});
       }
   }
   return false;

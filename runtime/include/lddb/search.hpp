@@ -32,7 +32,8 @@ const char* heuristic_name(heuristic_kind h);
 enum class search_status : std::uint8_t {
   found,
   no_path,          // start and goal are valid but not connected
-  invalid_start,    // off the map, or blocked (cells) / unusable (vertices)
+  invalid_start,    // off the map, or blocked (cells) / unusable (vertices), or (default
+                    // any-angle rule) a double corner whose own south-east cell is blocked
   invalid_goal,
   rule_mismatch,    // the database's rule or block size does not fit the query
   budget_exhausted, // search_options::max_expansions reached first: see search_result
