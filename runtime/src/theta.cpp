@@ -73,7 +73,8 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   // Sides: is the vertex of a touched record a double corner? (Only those have a side 1.)
   const auto corner = [&](std::uint32_t vid) { return sides[st.at(vid).cells][1] != 0; };
   search_stats& stats = res.stats;
-  const auto h_of = [&](int x, int y) { return heuristic_cost(H, r, x, y, goal.x, goal.y); };
+  const weight_factor weight = weight_factor::of(options.weight);  // OPEN: g + weight * h
+  const auto h_of = [&](int x, int y) { return weight(heuristic_cost(H, r, x, y, goal.x, goal.y)); };
   const auto los = [&](point a, point b) {
     ++stats.los_checks;
     return segment_legal(r, map, a.x, a.y, b.x, b.y);
@@ -101,6 +102,7 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
       }
       stats.heap_ops = st.heap_ops;
       st.give_up(sid, to, xy, options.max_expansions, res);
+      if (!weight.is_one()) res.lower_bound = 0;  // an inflated key bounds nothing
       return;
     }
     const std::uint32_t uid = st.pop().id;

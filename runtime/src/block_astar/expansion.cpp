@@ -140,12 +140,13 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 }
 
 // A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
-// least (g + h, tie) for OPEN.
+// least (g + weight * h, tie) for OPEN. The tie reads h itself: the same order, and within
+// tie_order's range whatever the weight.
 [[gnu::always_inline]] inline void block_search::offer(int ns, cost_t ng, cost_t hn) {
-  const cost_t t = tie_(hn);
+  const cost_t t = tie_(hn), f = key(ng, hn);
   block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
   if (cand.f == kUnreachable) st_.touched.push_back(ns);
-  if (ng + hn < cand.f || (ng + hn == cand.f && t < cand.tie)) cand = {ng + hn, t};
+  if (f < cand.f || (f == cand.f && t < cand.tie)) cand = {f, t};
 }
 
 inline void block_search::push_offers() {
