@@ -128,10 +128,29 @@ bool block_search::begin(search_result& r) {
   return true;
 }
 
-// The stopping rule holds the weighted bound as it is: improved points always go back to
-// OPEN, so until the best path is found some OPEN node holds a point p of a least-cost path
-// with its least g, and its key g(p) + weight * h(p) <= weight * (g(p) + h*(p)) = weight *
-// the least cost. The search stops when the least key reaches the best length found.
+// Weighted search without re-expansions (ARA*'s argument, Likhachev, Gordon and Thrun 2003,
+// for points expanded a node at a time). An expansion relaxes every move out of the points
+// it takes in or hands on; with them expanded, a point whose key g + weight * h is at most
+// OPEN's least key has g <= weight x its least g, whatever node it is in: the first point
+// of a least-cost path to it that is not yet expanded with such a g is in OPEN, and its key
+// is at most weight x (least g + h) of the point, h being consistent (tile and octile
+// exactly; any-angle through key_weight's margin). Such a point is closed: it is not
+// improved again, so its node is not expanded again for it, which is most of what a weight
+// saves in Block A*. The other points of the node stay open as at weight 1.
+void block_search::close(int s, point_set expanded) {
+  block_slot& cur = slot(s);
+  const cost_t least = st_.open.empty() ? kUnreachable : st_.open.top().f;
+  const cost_t* const g = store(cur).g;
+  for (point_set m = expanded; m; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    if (key(g[i], h(global(cur, i))) <= least) cur.closed |= point_set{1} << i;
+  }
+}
+
+// The stopping rule holds the weighted bound as it is: until the best path is found, some
+// OPEN node holds a point of a least-cost path to the goal whose key is at most weight x
+// the least cost (at weight 1 with its least g; above 1 see close()). The search stops when
+// the least key reaches the best length found.
 bool block_search::advance(std::uint64_t limit, search_result& r) {
   const expansion expand = pick_expansion();
   for (std::uint64_t done = 0;; ++done) {
@@ -160,7 +179,8 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
         }
       }
     }
-    (this->*expand)(s, ingress);
+    const point_set expanded = (this->*expand)(s, ingress);
+    if (!weight_.is_one()) close(s, expanded);
   }
   r.stats = q_.stats;
   if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);

@@ -144,10 +144,14 @@ class block_search {
   }
 
   // ---- Algorithm 1 (expansion.cpp)
-  using expansion = void (block_search::*)(int s, point_set ingress);
+  // An expansion returns the points it handed on or took in: those it expanded.
+  using expansion = point_set (block_search::*)(int s, point_set ingress);
   expansion pick_expansion() const;  // once per slice: squares or not, AVX2 or not
   template <bool kSquares, class Rows>
-  void expand(int s, point_set ingress);
+  point_set expand(int s, point_set ingress);
+  // Weighted search: closes the points of node s just expanded whose key is at most
+  // OPEN's least (query.cpp).
+  void close(int s, point_set expanded);
   // The steps of an expansion, inlined into it (expansion.cpp): the per-point loops are
   // the search's hot path.
   template <bool kSquares, class Rows>
