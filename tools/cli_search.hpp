@@ -63,7 +63,7 @@ struct setup_options {
   std::optional<std::string> rule_text, lddb, heuristic;
   bool smooth = false;
   bool fixed_blocks = false;
-  std::optional<std::string> weight;  // --weight
+  std::optional<std::string> weight{};  // --weight
 };
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).

@@ -94,8 +94,9 @@ struct search_options {
   // the same either way (the tests compare them); false is for measuring the portable code.
   bool vector_kernels = true;
   // Bounded-suboptimal (weighted) search: OPEN is ordered by g + weight * h, which expands
-  // fewer nodes for longer paths. 1 is the optimal search. With an admissible heuristic
-  // (the rule's default, or zero) a path found costs at most weight times:
+  // fewer nodes for longer paths; above 1 a node whose g is already within the bound is not
+  // re-opened. 1 is the optimal search. With the rule's default heuristic (or zero), which
+  // is consistent, a path found costs at most weight times:
   //  - tile and octile (every search): the optimal cost;
   //  - any-angle Block A*: the least cost over its stored block costs, so at most weight
   //    times its own cost at weight 1 (its heuristic is scaled down by half a stored unit
@@ -103,6 +104,7 @@ struct search_options {
   //    below it);
   //  - Theta* and Lazy Theta*: no proven bound (they are not optimal at weight 1 either);
   //    tests/weighted_test.cpp checks cost <= weight x the cost at weight 1 on generated maps.
+  // `cost` is always the returned path's.
   // Taken in steps of 1/4096, rounded down. Must be finite and in [1, kMaxWeight]; any other
   // value gives invalid_option.
   double weight = 1.0;
