@@ -496,7 +496,7 @@ std::string tables_without_times(const std::string& out) {
   for (const std::string& line : lines_of(out)) {
     if (line.rfind("searches:", 0) == 0) break;
     std::vector<std::string> f = fields_of(line, ' ');
-    if (f.size() == 9 && f[0] != "map" && f[0] != "folder") f.erase(f.begin() + 6);
+    if (f.size() == 10 && f[0] != "map" && f[0] != "folder") f.erase(f.begin() + 6);  // name, queries, ..., skipped
     for (const std::string& w : f) kept += w + " ";
     kept += "\n";
   }

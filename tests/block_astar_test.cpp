@@ -513,17 +513,54 @@ TEST_P(GeneratedCells, DiagonalsThroughBlockCorners) {
 
 std::vector<cell_case> cell_cases() {
   const rule osf = rule::octile(lddb::corner_cutting::one_side_free);
+  const rule all = rule::octile(lddb::corner_cutting::allowed);
   return {
       {rule::tile(), 4, 210, "tile_b4"},       {rule::octile(), 4, 210, "octile_b4"},
-      {osf, 4, 210, "octile_one_side_free_b4"}, {rule::tile(), 3, 60, "tile_b3"},
-      {rule::octile(), 3, 60, "octile_b3"},     {osf, 3, 60, "octile_one_side_free_b3"},
+      {osf, 4, 210, "octile_one_side_free_b4"}, {all, 4, 210, "octile_corners_allowed_b4"},
+      {rule::tile(), 3, 60, "tile_b3"},         {rule::octile(), 3, 60, "octile_b3"},
+      {osf, 3, 60, "octile_one_side_free_b3"},  {all, 3, 60, "octile_corners_allowed_b3"},
       {rule::tile(), 2, 60, "tile_b2"},         {rule::octile(), 2, 60, "octile_b2"},
-      {osf, 2, 60, "octile_one_side_free_b2"},
+      {osf, 2, 60, "octile_one_side_free_b2"},  {all, 2, 60, "octile_corners_allowed_b2"},
   };
 }
 
 INSTANTIATE_TEST_SUITE_P(Rules, GeneratedCells, ::testing::ValuesIn(cell_cases()),
                          [](const ::testing::TestParamInfo<cell_case>& i) { return i.param.label; });
+
+// Thin diagonal walls (cells with (x + y) % period == phase) split the map for every rule
+// but corners=allowed, whose diagonals squeeze between the wall's cells, at every offset
+// against the block grid. Block A* and A* must match the oracle on both sides of that line.
+TEST(BlockAStar, CornersAllowedSqueezesThroughDiagonalWalls) {
+  failures fails;
+  lddb::search_context ctx;
+  int crossed = 0;
+  for (int b : {2, 3, 4})
+    for (int phase = 0; phase < b; ++phase) {
+      const int period = 2 * b + 1, w = 5 * b + 2, h = 4 * b + 3;
+      const std::string name = "diagonal_walls(" + std::to_string(w) + "," + std::to_string(h) + ",period=" +
+                               std::to_string(period) + ",phase=" + std::to_string(phase) + ",b=" + std::to_string(b) + ")";
+      for (const rule& r : {rule::octile(lddb::corner_cutting::allowed), rule::octile(lddb::corner_cutting::one_side_free)}) {
+        grid_map map(w, h, b);
+        for (int y = 0; y < h; ++y)
+          for (int x = 0; x < w; ++x)
+            if ((x + y) % period == phase + 1) map.set_blocked(x, y, true);
+        const oracle::grid og = to_oracle(map);
+        // Neighbouring cells have sums one apart, so one of the last two is off the walls.
+        const point s{0, 0}, t{map.blocked(w - 1, h - 1) ? w - 2 : w - 1, h - 1};
+        ASSERT_FALSE(map.blocked(s.x, s.y) || map.blocked(t.x, t.y)) << name;
+        const double want = cell_dijkstra(r, og, s)[static_cast<std::size_t>(t.y * w + t.x)];
+        if (r.corners == lddb::corner_cutting::allowed) {
+          EXPECT_LT(want, kInf) << name << ": the oracle finds no way through the walls";
+          crossed += want < kInf;
+        } else {
+          EXPECT_EQ(want, kInf) << name << ": the walls should hold for " << r.name();
+        }
+        check_cell_query(db_for(r, b), map, og, name, s, t, want, ctx, fails);
+      }
+    }
+  EXPECT_EQ(crossed, 2 + 3 + 4);
+  EXPECT_EQ(fails.count(), 0);
+}
 
 // ----------------------------------------------------------------------------- any-angle
 
@@ -797,7 +834,7 @@ TEST(BlockAStar, DynamicMapsMatchFreshMaps) {
   failures fails;
   int found = 0, not_found = 0;
   const std::vector<rule> rules = {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free),
-                                   rule::any_angle()};
+                                   rule::octile(lddb::corner_cutting::allowed), rule::any_angle()};
   for (const rule& r : rules)
     for (int b : {2, 3, 4}) {
       const lddb::database& db = db_for(r, b);

@@ -57,6 +57,7 @@ const std::vector<variant>& variants() {
         {"tile", lddb::rule::tile()},
         {"octile", lddb::rule::octile(lddb::corner_cutting::forbidden)},
         {"octile_one_side_free", lddb::rule::octile(lddb::corner_cutting::one_side_free)},
+        {"octile_corners_allowed", lddb::rule::octile(lddb::corner_cutting::allowed)},
         {"octile_diagonal_1_5", lddb::rule::octile(lddb::corner_cutting::forbidden, *d15)},
         {"any_angle", lddb::rule::any_angle(lddb::squeezing::forbidden)},
         {"any_angle_squeeze", lddb::rule::any_angle(lddb::squeezing::allowed)},
@@ -634,15 +635,23 @@ TEST_F(HandCases, WallMakesPairsUnreachable) {
 TEST_F(HandCases, CornerCuttingDiffersBetweenOctileVariants) {
   const auto forbidden = lddb::rule::octile(lddb::corner_cutting::forbidden);
   const auto one_side = lddb::rule::octile(lddb::corner_cutting::one_side_free);
+  const auto allowed = lddb::rule::octile(lddb::corner_cutting::allowed);
   // 2x2, (1,0) blocked: (0,0) -> (1,1) cuts the corner of (1,0)
   const std::uint32_t one = cell_bit(2, 1, 0);
   expect_cost(forbidden, 2, one, {0, 0}, {1, 1}, 2);
   expect_cost(one_side, 2, one, {0, 0}, {1, 1}, kR2);
+  expect_cost(allowed, 2, one, {0, 0}, {1, 1}, kR2);
   expect_cost(lddb::rule::tile(), 2, one, {0, 0}, {1, 1}, 2);
-  // both side cells blocked: no way through for any variant
+  // both side cells blocked: only corners=allowed squeezes through
   const std::uint32_t both = cell_bit(2, 1, 0) | cell_bit(2, 0, 1);
   expect_cost(forbidden, 2, both, {0, 0}, {1, 1}, kInf);
   expect_cost(one_side, 2, both, {0, 0}, {1, 1}, kInf);
+  expect_cost(allowed, 2, both, {0, 0}, {1, 1}, kR2);
+  // 3x3, a diagonal wall (2,0) (1,1) (0,2): allowed crosses it, the others go nowhere
+  const std::uint32_t wall = cell_bit(3, 2, 0) | cell_bit(3, 1, 1) | cell_bit(3, 0, 2);
+  expect_cost(one_side, 3, wall, {0, 0}, {2, 2}, kInf);
+  expect_cost(allowed, 3, wall, {0, 0}, {2, 2}, 2 + kR2);  // E, SE between (2,0) and (1,1), S
+
   // 4x4, (1,1) blocked: the diagonal (0,0)->(3,3) must step around it when corners are forbidden
   const std::uint32_t mid = cell_bit(4, 1, 1);
   // forbidden: every diagonal beside (1,1) is out, so one diagonal at most: E E SE S S or similar
@@ -652,6 +661,7 @@ TEST_F(HandCases, CornerCuttingDiffersBetweenOctileVariants) {
   // (2,0) -> (0,2): the anti-diagonal runs through (1,1) itself
   expect_cost(forbidden, 4, mid, {2, 0}, {0, 2}, 4);
   expect_cost(one_side, 4, mid, {2, 0}, {0, 2}, 2 + kR2);
+  expect_cost(allowed, 4, mid, {0, 0}, {3, 3}, 2 + 2 * kR2);
 }
 
 TEST_F(HandCases, EdgeBetweenTwoBlockedCells) {

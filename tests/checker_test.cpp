@@ -108,6 +108,7 @@ TEST(Differential, MovesAgreeWithRules) {
   ASSERT_TRUE(d15);
   const std::vector<lddb::rule> rules{lddb::rule::tile(), lddb::rule::octile(),
                                       lddb::rule::octile(lddb::corner_cutting::one_side_free),
+                                      lddb::rule::octile(lddb::corner_cutting::allowed),
                                       lddb::rule::octile(lddb::corner_cutting::forbidden, *d15)};
   for (int m = 0; m < 20; ++m) {
     const grid_map g = random_map(rng, 9, 8, 15 + 3 * m);

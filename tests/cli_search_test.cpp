@@ -14,6 +14,8 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -474,9 +476,9 @@ TEST_F(cli_search, BenchBadInputs) {
   const fs::path wrong_size = path("size.scen");
   write_file(wrong_size, "version 1\n0\tsmall.map\t30\t12\t0\t0\t1\t1\t1.41421\n");
   expect_clean_failure(run("bench --scen " + quote(wrong_size) + " --algo astar"), "30x12", 1);
-  const fs::path blocked = path("blocked.scen");
-  write_file(blocked, "version 1\n0\tsmall.map\t20\t12\t4\t1\t0\t0\t1\n");
-  expect_clean_failure(run("bench --scen " + quote(blocked) + " --algo astar"), "invalid_start", 1);
+  const fs::path off_map = path("off.scen");
+  write_file(off_map, "version 1\n0\tsmall.map\t20\t12\t20\t1\t0\t0\t1\n");
+  expect_clean_failure(run("bench --scen " + quote(off_map) + " --algo astar"), off_map.string() + ":2: start (20,1) is off the", 1);
   expect_clean_failure(run("bench --scen " + quote(path("emptydir")) + " --map " + quote(map_) + " --algo astar"),
                        "--map", 2);
   expect_clean_failure(run("bench --scen " + quote(scen) + " --algo astar --limit 0"), "--limit", 2);
@@ -485,6 +487,127 @@ TEST_F(cli_search, BenchBadInputs) {
   const fs::path nowhere = path("no/such/dir/out.csv");
   expect_clean_failure(run("bench --scen " + quote(scen) + " --algo astar --csv " + quote(nowhere)), nowhere.string(), 1);
   expect_clean_failure(run("bench --algo astar"), "--scen", 2);
+}
+
+// Scenario files hold a few queries from or to cells a ground unit cannot stand on (water,
+// trees): they are counted as skipped, in order in the CSV, and are no failure.
+TEST_F(cli_search, BenchSkipsQueriesWhoseStartOrGoalIsNotPassable) {
+  const fs::path scen = path("small.map.scen");
+  const oracle::grid g = oracle_grid(kMapText);
+  ASSERT_TRUE(g.blocked(4, 1) && g.blocked(13, 9) && !g.blocked(16, 11));  // '@', 'T', 'S' in kMapText
+  const double to_swamp = oracle::least_cost(lddb::rule::octile(), g, {0, 0}, {16, 11});
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "version 1\n0\tsmall.map\t20\t12\t4\t1\t0\t0\t5\n"  // start blocked
+                "0\tsmall.map\t20\t12\t0\t0\t16\t11\t%.5f\n"         // goal on swamp: passable
+                "0\tsmall.map\t20\t12\t0\t0\t13\t9\t15\n",           // goal on trees
+                to_swamp);
+  write_file(scen, text);
+  const fs::path csv = path("skip.csv");
+  for (const std::string& algo : {std::string("--algo astar"), "--lddb " + db("octile-3.lddb"), std::string("--algo theta")}) {
+    SCOPED_TRACE(algo);
+    const run_result r = run("bench --scen " + quote(scen) + " " + algo + " --csv " + quote(csv));
+    ASSERT_EQ(r.status, 0) << r.all();
+    EXPECT_NE(r.out.find("1 scenario file, 3 queries (2 skipped)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("skipped: start/goal not passable: 2 of 3 queries (first: " + scen.string() +
+                         ":2: start (4,1) is blocked)"),
+              std::string::npos)
+        << r.out;
+    bool saw_all = false;
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.rfind("all ", 0) != 0) continue;
+      saw_all = true;
+      std::istringstream in(line);
+      std::string name, queries, found, len, opt, exp, us, invalid, mism, skipped;
+      in >> name >> queries >> found >> len >> opt >> exp >> us >> invalid >> mism >> skipped;
+      EXPECT_EQ(queries, "1");
+      EXPECT_EQ(found, "1");
+      EXPECT_EQ(skipped, "2");
+    }
+    EXPECT_TRUE(saw_all) << r.out;
+    const auto rows = lines_of(read_file(csv));
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_NE(rows[1].find(",4,1,0,0,skipped,"), std::string::npos) << rows[1];
+    EXPECT_NE(rows[2].find(",found,"), std::string::npos) << rows[2];
+    EXPECT_NE(rows[3].find(",skipped,"), std::string::npos) << rows[3];
+  }
+}
+
+// With stderr in a file, progress is a plain line every LDDB_PROGRESS_INTERVAL seconds
+// (0: after every batch), so a long run redirected to a log is not silent.
+TEST_F(cli_search, BenchPrintsPlainProgressWhenStderrIsNotATerminal) {
+  const fs::path scen = path("small.map.scen");
+  const int n = write_scenario(scen, "small.map", false);
+  const std::string cmd = "bench --scen " + quote(scen) + " --algo astar";
+  const run_result every = run(cmd, "LDDB_PROGRESS_INTERVAL=0");
+  ASSERT_EQ(every.status, 0) << every.all();
+  const std::string want = "lddb bench: " + std::to_string(n) + "/" + std::to_string(n) + " queries, ";
+  EXPECT_NE(every.err.find(want), std::string::npos) << every.err;
+  EXPECT_NE(every.err.find(" s elapsed\n"), std::string::npos) << every.err;
+  EXPECT_EQ(every.err.find('\r'), std::string::npos) << "no terminal control in a file";
+  const run_result rare = run(cmd, "LDDB_PROGRESS_INTERVAL=3600");
+  ASSERT_EQ(rare.status, 0) << rare.all();
+  EXPECT_EQ(rare.err, "") << "nothing before the interval has passed";
+  expect_clean_failure(run(cmd, "LDDB_PROGRESS_INTERVAL=soon"), "LDDB_PROGRESS_INTERVAL 'soon'", 2);
+  EXPECT_NE(run("bench --help").out.find("LDDB_PROGRESS_INTERVAL"), std::string::npos);
+}
+
+// A map cluttered with rock, trees, water and swamp, whose scenario's optima are the
+// oracle's under one corner rule: bench under another rule names it.
+TEST_F(cli_search, BenchNamesTheCornerRuleTheOptimaAssume) {
+  const int w = 48, h = 36;
+  std::mt19937 rng(11);
+  std::string text = "type octile\nheight " + std::to_string(h) + "\nwidth " + std::to_string(w) + "\nmap\n";
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const unsigned v = rng() % 100;
+      text += v < 16 ? '@' : v < 22 ? 'T' : v < 28 ? 'W' : v < 34 ? 'S' : '.';
+    }
+    text += '\n';
+  }
+  write_file(path("clutter.map"), text);
+  const oracle::grid g = oracle_grid(text);
+  const lddb::rule forbidden = lddb::rule::octile(), one_side = lddb::rule::octile(lddb::corner_cutting::one_side_free),
+                   allowed = lddb::rule::octile(lddb::corner_cutting::allowed);
+  std::string scen = "version 1\n";
+  int queries = 0, differ_forbidden = 0, differ_allowed = 0;
+  while (queries < 120) {
+    const lddb::point s{static_cast<int>(rng() % w), static_cast<int>(rng() % h)};
+    const lddb::point t{static_cast<int>(rng() % w), static_cast<int>(rng() % h)};
+    if (g.blocked(s.x, s.y) || g.blocked(t.x, t.y)) continue;
+    const double f = oracle::least_cost(forbidden, g, s, t);
+    if (std::isinf(f)) continue;  // every rule reaches it
+    const double o = oracle::least_cost(one_side, g, s, t), a = oracle::least_cost(allowed, g, s, t);
+    differ_forbidden += std::abs(f - o) > 1e-3;
+    differ_allowed += std::abs(a - o) > 1e-3;
+    char line[160];
+    std::snprintf(line, sizeof line, "0\tclutter.map\t%d\t%d\t%d\t%d\t%d\t%d\t%.5f\n", w, h, s.x, s.y, t.x, t.y, o);
+    scen += line;
+    ++queries;
+  }
+  // The premise: both neighbouring rules are off on well over 1% of the queries.
+  ASSERT_GT(differ_forbidden, queries / 20);
+  ASSERT_GT(differ_allowed, queries / 20);
+  write_file(path("clutter.map.scen"), scen);
+  const std::string base = "bench --scen " + quote(path("clutter.map.scen")) + " --algo astar";
+  const std::string advice = "the scenario's optima look like octile:corners=one-side-free: rerun with --rule "
+                             "octile:corners=one-side-free";
+  const run_result strict = run(base);
+  EXPECT_EQ(strict.status, 1) << strict.all();
+  EXPECT_NE(strict.out.find(advice), std::string::npos) << strict.out;
+  EXPECT_NE(strict.err.find(std::to_string(differ_forbidden) + " octile mismatches"), std::string::npos) << strict.err;
+  const run_result loose = run(base + " --rule octile:corners=allowed");
+  EXPECT_EQ(loose.status, 1) << loose.all();
+  EXPECT_NE(loose.out.find(advice), std::string::npos) << loose.out;
+  const run_result right = run(base + " --rule octile:corners=one-side-free");
+  EXPECT_EQ(right.status, 0) << right.all();
+  EXPECT_EQ(right.out.find("look like"), std::string::npos) << right.out;
+  // Block A* also needs a database for the rule it is told to use.
+  const run_result block = run("bench --scen " + quote(path("clutter.map.scen")) + " --lddb " + db("octile-3.lddb"));
+  EXPECT_EQ(block.status, 1) << block.all();
+  EXPECT_NE(block.out.find(advice + " (Block A* needs a database for it: lddb gen --rule octile:corners=one-side-free"),
+            std::string::npos)
+      << block.out;
 }
 
 // ----------------------------------------------------------------------------- render
@@ -553,6 +676,53 @@ TEST_F(cli_search, RenderBadInputs) {
 
 // ----------------------------------------------------------------------------- demo
 
+// Hue in degrees of "#rrggbb".
+double hue_of(const std::string& hex) {
+  const double r = std::stoi(hex.substr(1, 2), nullptr, 16) / 255.0, g = std::stoi(hex.substr(3, 2), nullptr, 16) / 255.0,
+               b = std::stoi(hex.substr(5, 2), nullptr, 16) / 255.0;
+  const double mx = std::max({r, g, b}), mn = std::min({r, g, b}), d = mx - mn;
+  if (d == 0) return 0;
+  const double h = mx == r ? std::fmod((g - b) / d, 6.0) : mx == g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return std::fmod(h * 60 + 360, 360);
+}
+
+// The picture tells the three searches apart: each path and its expanded area in one
+// colour of distinct hue, each area hatched at its own angle (overlaps cross-hatch rather
+// than blend), a legend entry for each, and start and goal markers in colours no path has.
+void expect_searches_told_apart(const std::string& svg) {
+  std::vector<std::string> paths;
+  const std::regex polyline("<polyline[^>]* stroke=\"(#[0-9a-f]{6})\"");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), polyline), end; it != end; ++it) paths.push_back((*it)[1]);
+  ASSERT_EQ(paths.size(), 3u) << svg.substr(0, 2000);
+  std::set<int> angles;
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    SCOPED_TRACE("search " + std::to_string(k) + " " + paths[k]);
+    for (std::size_t j = 0; j < k; ++j) {
+      const double gap = std::abs(hue_of(paths[k]) - hue_of(paths[j]));
+      EXPECT_GE(std::min(gap, 360 - gap), 30) << paths[j] << " and " << paths[k] << " are too alike";
+    }
+    const std::string id = "expanded-" + std::to_string(k);
+    std::smatch m;
+    const std::regex pattern("<pattern id=\"" + id + "\"[^>]*rotate\\((-?[0-9]+)\\)\"><line[^>]* stroke=\"(#[0-9a-f]{6})\"");
+    ASSERT_TRUE(std::regex_search(svg, m, pattern)) << id;
+    EXPECT_EQ(m[2].str(), paths[k]) << "the area's hatching has the path's colour";
+    angles.insert(std::stoi(m[1].str()));
+    EXPECT_GE(count_of(svg, "fill=\"url(#" + id + ")\""), 2) << "the area and its legend swatch";
+  }
+  EXPECT_EQ(angles.size(), 3u) << "each area hatched at its own angle";
+  for (const char* label : {"Block A* (any-angle): cost", "Theta* (any-angle): cost", "A* (octile): cost", ">start<", ">goal<",
+                            "what it expanded"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  std::smatch start, goal;
+  ASSERT_TRUE(std::regex_search(svg, start, std::regex("<circle[^>]* fill=\"(#[0-9a-f]{6})\"[^>]*><title>start ")));
+  ASSERT_TRUE(std::regex_search(svg, goal, std::regex("<rect[^>]* fill=\"(#[0-9a-f]{6})\"[^>]*><title>goal ")));
+  EXPECT_NE(start[1].str(), goal[1].str());
+  for (const std::string& c : paths) {
+    EXPECT_NE(start[1].str(), c) << "the start marker shares a path's colour";
+    EXPECT_NE(goal[1].str(), c) << "the goal marker shares a path's colour";
+  }
+}
+
 TEST_F(cli_search, DemoPrintsTheTableAndWritesThePicture) {
   // any-angle-4.lddb is missing from the data folder: the demo builds it in memory.
   const run_result r = run("demo --queries 4", "LDDB_DATA_DIR=" + quote(data_), dir_);
@@ -562,9 +732,17 @@ TEST_F(cli_search, DemoPrintsTheTableAndWritesThePicture) {
                         "lengths equal to A*'s (optimal): 4 of 4", "lddb-demo.svg"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_NE(r.out.find((data_ / "octile-4.lddb").string()), std::string::npos) << r.out;
+  // Two lines say what the names in the table mean.
+  const auto out_lines = lines_of(r.out);
+  ASSERT_GE(out_lines.size(), 3u);
+  EXPECT_EQ(out_lines[1].rfind("Block A*: A* over blocks of 4x4 cells", 0), 0u) << r.out;
+  EXPECT_NE(out_lines[1].find("precomputed database"), std::string::npos) << r.out;
+  EXPECT_EQ(out_lines[2].rfind("Octile: ", 0), 0u) << r.out;
+  EXPECT_NE(out_lines[2].find("; any-angle: "), std::string::npos) << r.out;
   const std::string svg = read_file(path("lddb-demo.svg"));
   EXPECT_EQ(count_of(svg, "<polyline"), 3);
   EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  expect_searches_told_apart(svg);
   // the same again is the same table apart from the times (the columns after expansions)
   const run_result again = run("demo --queries 4 --out " + quote(path("again.svg")), "LDDB_DATA_DIR=" + quote(data_));
   ASSERT_EQ(again.status, 0) << again.all();

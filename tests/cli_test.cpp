@@ -142,6 +142,12 @@ TEST_F(cli, RuleFlagsEqualInlineOptions) {
   const fs::path c = gen("any-angle:squeeze=allowed", 2, "c.lddb");
   const fs::path d = gen("any-angle", 2, "d.lddb", "--squeeze allowed");
   EXPECT_EQ(read_file(c), read_file(d));
+  const fs::path e = gen("octile:corners=allowed", 3, "e.lddb");
+  const fs::path f = gen("octile", 3, "f.lddb", "--corners allowed");
+  EXPECT_EQ(read_file(e), read_file(f));
+  const run_result r = run("dump " + quote(e.string()));
+  EXPECT_NE(r.out.find("rule            octile:corners=allowed"), std::string::npos) << r.all();
+  EXPECT_NE(run("gen --help").out.find("allowed (neither need be free"), std::string::npos);
 }
 
 // ----------------------------------------------------------------------------- dump
@@ -240,6 +246,8 @@ TEST_F(cli, BadGenOptionsAreRejected) {
   expect_clean_failure(run("gen --rule octile:squeeze=allowed" + out), "squeeze");
   expect_clean_failure(run("gen --rule octile --squeeze allowed" + out), "--squeeze");
   expect_clean_failure(run("gen --rule tile --corners one-side-free" + out), "--corners");
+  expect_clean_failure(run("gen --rule octile --corners always" + out), "--corners");
+  expect_clean_failure(run("gen --rule octile:corners=always" + out), "forbidden, one-side-free or allowed");
   expect_clean_failure(run("gen --rule any-angle --diagonal 1.5" + out), "--diagonal");
   expect_clean_failure(run("gen --rule octile --diagonal 3" + out), "--diagonal");
   expect_clean_failure(run("gen --rule octile --block 7" + out), "--block");

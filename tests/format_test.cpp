@@ -815,6 +815,7 @@ TEST(Versions, DefaultAnyAngleNeedsA11Reader) {
   EXPECT_EQ(r.db->movement(), rule::any_angle());
   EXPECT_EQ(lddb::min_reader_for(rule::any_angle(lddb::squeezing::allowed)), (format_version{1, 0}));
   EXPECT_EQ(lddb::min_reader_for(rule::octile()), (format_version{1, 0}));
+  EXPECT_EQ(lddb::min_reader_for(rule::octile(lddb::corner_cutting::allowed)), (format_version{1, 1}));
   EXPECT_EQ(lddb::min_reader_for(rule::tile()), (format_version{1, 0}));
   // The same bytes stamped 1.0 read as squeeze=allowed; other rules read as stored.
   const auto old = open_patched("any-angle-3", [](bytes& g) {
@@ -957,7 +958,7 @@ TEST(Header, FieldsOutOfRange) {
       {"block size 1", 24, 1, "block size 1"},
       {"vertices for octile", 25, 1, "point kind"},
       {"unknown rule", 26, 3, "rule kind"},
-      {"unknown corner rule", 27, 2, "corner cutting"},
+      {"unknown corner rule", 27, 3, "corner cutting"},
       {"squeezing on octile", 28, 1, "squeezing"},
       {"unknown encoding", 29, 2, "cost encoding"},
       {"scale on octile pairs", 30, 3, "scale"},

@@ -98,6 +98,11 @@ TEST(MapText, CharactersAndCoordinates) {
   const auto odd = lddb::parse_map("type octile\nheight 1\nwidth 5\nmap\n.#x S\n", "t.map", &error);
   ASSERT_TRUE(odd) << error;
   EXPECT_EQ(picture(*odd)[0], ".@@@.");
+  // The terrain of the Warcraft III maps, for a ground unit: swamp is passable, water is not
+  // (nor trees, nor out of bounds).
+  const auto terrain = lddb::parse_map("type octile\nheight 2\nwidth 5\nmap\n.SWT@\nWWSS.\n", "wc3.map", &error);
+  ASSERT_TRUE(terrain) << error;
+  EXPECT_EQ(picture(*terrain), (std::vector<std::string>{"..@@@", "@@..."}));
 }
 
 TEST(MapText, BlockSizeIsPassedOn) {

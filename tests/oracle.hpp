@@ -111,7 +111,9 @@ inline std::string rule_label(const lddb::rule& r) {
       return "tile";
     case lddb::rule_kind::octile:
       return std::string("octile(corners=") +
-             (r.corners == lddb::corner_cutting::forbidden ? "forbidden" : "one-side-free") +
+             (r.corners == lddb::corner_cutting::forbidden       ? "forbidden"
+              : r.corners == lddb::corner_cutting::one_side_free ? "one-side-free"
+                                                                  : "allowed") +
              ",diagonal=" + std::to_string(static_cast<double>(r.diagonal) / 4294967296.0) + ")";
     case lddb::rule_kind::any_angle:
       return std::string("any-angle(squeeze=") + (r.squeeze == lddb::squeezing::allowed ? "allowed" : "forbidden") + ")";

@@ -83,7 +83,8 @@ point random_vertex(std::mt19937_64& rng, const test_map& t) {
 std::vector<rule> cell_rules() {
   return {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free),
           rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5")),
-          rule::octile(lddb::corner_cutting::one_side_free, *lddb::parse_diagonal_cost("1.5"))};
+          rule::octile(lddb::corner_cutting::one_side_free, *lddb::parse_diagonal_cost("1.5")),
+          rule::octile(lddb::corner_cutting::allowed)};
 }
 
 // The heuristics that are admissible for a cell rule.

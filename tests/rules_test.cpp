@@ -33,6 +33,8 @@ TEST(Rule, NamesRoundTrip) {
       rule::tile(),
       rule::octile(),
       rule::octile(lddb::corner_cutting::one_side_free),
+      rule::octile(lddb::corner_cutting::allowed),
+      rule::octile(lddb::corner_cutting::allowed, *lddb::parse_diagonal_cost("1.5")),
       rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5")),
       rule::any_angle(),
       rule::any_angle(lddb::squeezing::allowed)};
@@ -45,6 +47,7 @@ TEST(Rule, NamesRoundTrip) {
   }
   EXPECT_EQ(names.size(), rules.size());
   EXPECT_EQ(rule::octile().name(), "octile");
+  EXPECT_EQ(rule::octile(lddb::corner_cutting::allowed).name(), "octile:corners=allowed");
   EXPECT_EQ(rule::any_angle(lddb::squeezing::allowed).name(), "any-angle:squeeze=allowed");
 }
 
@@ -55,10 +58,12 @@ TEST(Rule, FieldsErrorIsTheOneCheck) {
   using lddb::rule_fields_error;
   EXPECT_FALSE(rule_fields_error(0, 0, 0, kSqrt2Cost));
   EXPECT_FALSE(rule_fields_error(1, 1, 0, kCostOne));
+  EXPECT_FALSE(rule_fields_error(1, 2, 0, kSqrt2Cost));
   EXPECT_FALSE(rule_fields_error(1, 0, 0, 2 * kCostOne));
   EXPECT_FALSE(rule_fields_error(2, 0, 1, kSqrt2Cost));
   EXPECT_EQ(rule_fields_error(3, 0, 0, kSqrt2Cost), "rule kind 3 is unknown");
-  EXPECT_EQ(rule_fields_error(1, 2, 0, kSqrt2Cost), "corner cutting 2 is unknown");
+  EXPECT_EQ(rule_fields_error(1, 3, 0, kSqrt2Cost), "corner cutting 3 is unknown");
+  EXPECT_EQ(rule_fields_error(0, 2, 0, kSqrt2Cost), "corner cutting is set for a rule that is not octile");
   EXPECT_EQ(rule_fields_error(2, 0, 2, kSqrt2Cost), "squeezing 2 is unknown");
   EXPECT_EQ(rule_fields_error(0, 1, 0, kSqrt2Cost), "corner cutting is set for a rule that is not octile");
   EXPECT_EQ(rule_fields_error(1, 0, 1, kSqrt2Cost), "squeezing is set for a rule that is not any-angle");
@@ -66,7 +71,7 @@ TEST(Rule, FieldsErrorIsTheOneCheck) {
   EXPECT_TRUE(rule_fields_error(1, 0, 0, 2 * kCostOne + 1));
   EXPECT_TRUE(rule_fields_error(2, 0, 0, kCostOne));  // not octile: the diagonal keeps its default
   for (const rule& r : {rule::tile(), rule::octile(lddb::corner_cutting::one_side_free, 3 * kCostOne / 2),
-                        rule::any_angle(lddb::squeezing::allowed)}) {
+                        rule::octile(lddb::corner_cutting::allowed), rule::any_angle(lddb::squeezing::allowed)}) {
     EXPECT_FALSE(r.fields_error()) << r.name();
     EXPECT_EQ(lddb::rule_from_fields(static_cast<unsigned>(r.kind), static_cast<unsigned>(r.corners),
                                      static_cast<unsigned>(r.squeeze), r.diagonal),
@@ -84,6 +89,10 @@ TEST(Rule, ParseErrorsSayWhy) {
   EXPECT_FALSE(rule::parse("octile:corners", &why));
   EXPECT_FALSE(rule::parse("any-angle:squeeze=sometimes", &why));
   EXPECT_TRUE(rule::parse("octile:diagonal=1.5,corners=one-side-free"));
+  EXPECT_EQ(rule::parse("octile:corners=allowed"), rule::octile(lddb::corner_cutting::allowed));
+  EXPECT_FALSE(rule::parse("octile:corners=always", &why));
+  EXPECT_NE(why.find("forbidden, one-side-free or allowed"), std::string::npos) << why;
+  EXPECT_FALSE(rule::parse("tile:corners=allowed", &why));
 }
 
 TEST(Rule, Sqrt2Constant) {
@@ -104,12 +113,19 @@ TEST(StepLegal, CornerCutting) {
   EXPECT_FALSE(lddb::step_legal(rule::tile(), g, 1, 1, 1, 0));  // off the grid
   const text_grid both{{".#", "#."}};
   EXPECT_FALSE(lddb::step_legal(loose, both, 0, 0, 1, 1));
+  // corners=allowed squeezes between two blocked side cells, but never into a blocked cell.
+  const rule squeeze = rule::octile(lddb::corner_cutting::allowed);
+  EXPECT_TRUE(lddb::step_legal(squeeze, both, 0, 0, 1, 1));
+  EXPECT_TRUE(lddb::step_legal(squeeze, g, 0, 0, 1, 1));
+  EXPECT_FALSE(lddb::step_legal(squeeze, text_grid{{"..", ".#"}}, 0, 0, 1, 1));
+  EXPECT_FALSE(lddb::step_legal(squeeze, both, 0, 0, 0, 1));  // straight moves are unchanged
 }
 
 // The bit-parallel form must agree with step_legal for every move from the centre of
 // every 3 x 3 neighbourhood, under every cell rule, wherever the centre sits in the mask.
 TEST(StepLegal, MaskFormAgreesOnEveryNeighbourhood) {
-  const std::vector<rule> rules = {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free)};
+  const std::vector<rule> rules = {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free),
+                                   rule::octile(lddb::corner_cutting::allowed)};
   struct bits_grid {
     std::uint32_t blocked_bits;  // 3 x 3, bit y * 3 + x
     bool blocked(int x, int y) const { return (blocked_bits >> (y * 3 + x)) & 1u; }

@@ -100,6 +100,7 @@ std::vector<rule> all_rules() {
   return {rule::tile(),
           rule::octile(),
           rule::octile(lddb::corner_cutting::one_side_free),
+          rule::octile(lddb::corner_cutting::allowed),
           rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5")),
           rule::any_angle(),
           rule::any_angle(lddb::squeezing::allowed)};

@@ -70,7 +70,13 @@ int run_demo(const demo_args& a) {
   if (a.queries < 1 || a.queries > 1000) throw usage_error("--queries must be 1..1000");
   check_output_path("--out", a.out);  // now, not after the searches have run
   const grid_map base = make_rooms_map(kSide, kSide, kRoom, kMapSeed, kBlock);
-  std::printf("lddb demo: Block A* and its reference searches on a generated map\n\n");
+  std::printf("lddb demo: Block A* and its reference searches on a generated map\n");
+  // What the table's names mean, for a reader who has not read the paper.
+  std::printf("Block A*: A* over blocks of %dx%d cells, with the costs across a block looked up in a precomputed "
+              "database (LDDB)\n"
+              "Octile: steps between neighbouring cell centres, 8 ways (a diagonal costs \u221a2); any-angle: straight "
+              "lines between cell corners at any angle\n\n",
+              kBlock, kBlock);
   std::printf("map        %dx%d rooms of %dx%d cells (make_rooms_map, seed %llu), %llu blocked cells\n", kSide, kSide,
               kRoom, kRoom, static_cast<unsigned long long>(kMapSeed),
               static_cast<unsigned long long>(base.blocked_count()));

@@ -35,6 +35,8 @@ struct gen_args {
 
 const char* const kGenFooter = R"(Rules: tile, octile, any-angle, with options after a colon, e.g.
   octile:corners=one-side-free,diagonal=1.5   any-angle:squeeze=allowed
+  octile corners: forbidden (default; both side cells of a diagonal free), one-side-free
+  (one of them free), allowed (neither need be free; the target cell must be)
 Examples:
   lddb gen --rule octile --block 4 --out lddb/octile-4.lddb
   lddb gen --rule any-angle --squeeze allowed --block 3 --out aa3.lddb --threads 2
@@ -54,7 +56,10 @@ rule rule_from_args(const gen_args& a) {
   if (a.corners) {
     if (r->kind != rule_kind::octile)
       throw usage_error("--corners applies only to octile rules, not " + kind);
-    r->corners = *a.corners == "one-side-free" ? corner_cutting::one_side_free : corner_cutting::forbidden;
+    // The rule's own parser names the values, so --corners and corners= cannot drift apart.
+    const std::optional<rule> named = rule::parse("octile:corners=" + *a.corners, &why);
+    if (!named) throw usage_error("--corners " + *a.corners + ": " + why);
+    r->corners = named->corners;
   }
   if (a.diagonal) {
     if (r->kind != rule_kind::octile)
@@ -211,7 +216,7 @@ void add_gen_command(CLI::App& app, command_action& chosen) {
       ->check(whole_number(0, 1024))
       ->capture_default_str();
   auto* corners_opt = cmd->add_option("--corners", a->corners, "Octile corner cutting")
-                          ->check(CLI::IsMember({"forbidden", "one-side-free"}));
+                          ->check(CLI::IsMember({"forbidden", "one-side-free", "allowed"}));
   auto* diagonal_opt =
       cmd->add_option("--diagonal", a->diagonal, "Octile diagonal cost: sqrt2 or a number in [1, 2]");
   auto* squeeze_opt = cmd->add_option("--squeeze", a->squeeze, "Any-angle squeezing through double corners")

@@ -56,7 +56,7 @@ std::optional<std::string> rule_fields_error(std::uint64_t kind, std::uint64_t c
                                              std::uint64_t diagonal) {
   using std::to_string;
   if (kind > 2) return "rule kind " + to_string(kind) + " is unknown";
-  if (corners > 1) return "corner cutting " + to_string(corners) + " is unknown";
+  if (corners > 2) return "corner cutting " + to_string(corners) + " is unknown";
   if (squeeze > 1) return "squeezing " + to_string(squeeze) + " is unknown";
   const auto k = static_cast<rule_kind>(kind);
   if (k != rule_kind::octile && corners != 0) return "corner cutting is set for a rule that is not octile";
@@ -88,6 +88,7 @@ std::string rule::name() const {
       std::string s = "octile";
       std::string opts;
       if (corners == corner_cutting::one_side_free) opts += "corners=one-side-free";
+      if (corners == corner_cutting::allowed) opts += "corners=allowed";
       if (diagonal != kSqrt2Cost) opts += (opts.empty() ? "" : ",") + std::string("diagonal=") + diagonal_text(diagonal);
       return opts.empty() ? s : s + ":" + opts;
     }
@@ -123,7 +124,8 @@ std::optional<rule> rule::parse(std::string_view text, std::string* why) {
     if (r.kind == rule_kind::octile && key == "corners") {
       if (value == "forbidden") r.corners = corner_cutting::forbidden;
       else if (value == "one-side-free") r.corners = corner_cutting::one_side_free;
-      else return fail("corners must be forbidden or one-side-free, not '" + std::string(value) + "'");
+      else if (value == "allowed") r.corners = corner_cutting::allowed;
+      else return fail("corners must be forbidden, one-side-free or allowed, not '" + std::string(value) + "'");
     } else if (r.kind == rule_kind::octile && key == "diagonal") {
       const auto d = parse_diagonal_cost(value);
       if (!d) return fail("diagonal must be sqrt2 or a number in [1, 2], not '" + std::string(value) + "'");

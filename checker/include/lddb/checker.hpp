@@ -77,7 +77,12 @@ bool move_ok(const rule& r, const Grid& g, point from, point to) {
   // The two cells that share with `from` and `to` the corner the move passes through.
   const bool free_a = !g.blocked(to.x, from.y);
   const bool free_b = !g.blocked(from.x, to.y);
-  return r.corners == corner_cutting::forbidden ? (free_a && free_b) : (free_a || free_b);
+  switch (r.corners) {
+    case corner_cutting::forbidden: return free_a && free_b;
+    case corner_cutting::one_side_free: return free_a || free_b;
+    case corner_cutting::allowed: return true;  // squeezes between two blocked cells
+  }
+  return false;  // a value no rule has
 }
 
 inline double move_length(const rule& r, point from, point to) {

@@ -29,6 +29,7 @@ bool step_legal(const rule& r, const Grid& g, int x, int y, int dx, int dy) {
   if (g.blocked(x + dx, y + dy)) return false;
   if (dx == 0 || dy == 0) return (dx != 0 || dy != 0);
   if (r.kind != rule_kind::octile) return false;
+  if (r.corners == corner_cutting::allowed) return true;
   const bool side_a = g.blocked(x + dx, y);
   const bool side_b = g.blocked(x, y + dy);
   return r.corners == corner_cutting::forbidden ? !(side_a || side_b) : !(side_a && side_b);
@@ -45,6 +46,7 @@ inline std::uint64_t step_legal_mask(const rule& r, std::uint64_t free, int stri
   const std::uint64_t target = at(dy * stride + dx);
   if (dx == 0 || dy == 0) return (dx != 0 || dy != 0) ? target : 0;
   if (r.kind != rule_kind::octile) return 0;
+  if (r.corners == corner_cutting::allowed) return target;
   const std::uint64_t side_a = at(dx), side_b = at(dy * stride);
   return target & (r.corners == corner_cutting::forbidden ? (side_a & side_b) : (side_a | side_b));
 }

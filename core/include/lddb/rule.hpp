@@ -20,6 +20,7 @@ enum class rule_kind : std::uint8_t { tile = 0, octile = 1, any_angle = 2 };
 enum class corner_cutting : std::uint8_t {
   forbidden = 0,      // both side cells must be free (Moving AI / GPPC; the default)
   one_side_free = 1,  // at least one side cell must be free
+  allowed = 2,        // the side cells do not matter (some games); the target must be free
 };
 
 // Any-angle: may a path get from one free side of a double corner (a vertex between two
@@ -53,7 +54,8 @@ struct rule {
   // and reader then never use them.
   std::uint8_t symmetry_mask() const { return 0xFF; }
 
-  // "tile", "octile", "octile:corners=one-side-free,diagonal=1.5", "any-angle",
+  // "tile", "octile", "octile:corners=one-side-free,diagonal=1.5", "octile:corners=allowed",
+  // "any-angle",
   // "any-angle:squeeze=allowed". Defaults are omitted, so the name is canonical.
   std::string name() const;
   // Inverse of name(); also accepts the options in any order. nullopt with *why set on error.
