@@ -2,7 +2,8 @@
 # Block A* against public searches, side by side on this machine: for each of the
 # six target maps (target_maps.sh), every query of its scenario file, the programs run in turn (ours, then each
 # public one), ROUNDS times, and each keeps its least mean time. Any-angle unless --rule
-# says otherwise (tile or octile, against public A* or JPS drivers).
+# says otherwise (tile or octile, against public A* or JPS drivers); any-angle runs under
+# the public searches' rule, any-angle:squeeze=allowed.
 #
 # The public programs are not part of this repository (their code is not ours to ship).
 # Each is a driver the user builds around a public implementation, given as NAME=PATH, and
@@ -43,8 +44,22 @@ source scripts/target_maps.sh
 lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
 
+# Any-angle: ANYA and per-map Block A* let a path pass between the sides of a double corner,
+# so ours runs under their rule, any-angle:squeeze=allowed, with a database built for it
+# (scripts/bench_rules.sh measures what the default rule costs).
+ours_db=()
+if [[ $rule == any-angle ]]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  "$lddb" gen --rule any-angle:squeeze=allowed --block 4 --out "$tmp/allowed.lddb" >/dev/null
+  ours_db=(--lddb "$tmp/allowed.lddb")
+fi
 # ours MAP SCEN -> "queries mean_length mean_us"
-ours() { "$lddb" bench --scen "$2" --map "$1" --algo block-astar --rule "$rule" 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'; }
+ours() {
+  local rule_args=(--rule "$rule")
+  ((${#ours_db[@]})) && rule_args=("${ours_db[@]}")
+  "$lddb" bench --scen "$2" --map "$1" --algo block-astar "${rule_args[@]}" 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'
+}
 # theirs DRIVER MAP SCEN -> "queries mean_length mean_us"
 theirs() {
   "$1" "$2" "$3" | awk '$1 == "queries" { q = $2 } $1 == "mean_length" { l = $2 } $1 == "mean_us" { t = $2 }

@@ -49,8 +49,9 @@ TEST(DataDir, GivenThenEnvironmentThenInstalledFolders) {
   // With no share/lddb beside the program and none installed, the source tree's. (The
   // installed program choosing its own ../share/lddb is checked by scripts/install_check.sh:
   // creating that folder here would redirect the other tests' `lddb` runs.)
-  if (!fs::exists(dirs[0].path) && !fs::exists(dirs[1].path))
+  if (!fs::exists(dirs[0].path) && !fs::exists(dirs[1].path)) {
     EXPECT_EQ(lddb::find_data_dir().source, "the source tree's");
+  }
 }
 
 }  // namespace

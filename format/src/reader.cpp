@@ -62,7 +62,7 @@ std::string version_text(format_version v) { return std::to_string(v.major) + ".
 
 format_version min_reader_for(const rule& r) {
   const bool strict_any_angle = r.kind == rule_kind::any_angle && r.squeeze == squeezing::forbidden;
-  const bool corners_allowed = r.kind == rule_kind::octile && static_cast<int>(r.corners) >= 2;
+  const bool corners_allowed = r.kind == rule_kind::octile && r.corners == corner_cutting::allowed;
   return strict_any_angle || corners_allowed ? format_version{1, 1} : kMinReaderVersion;
 }
 
