@@ -48,6 +48,7 @@
 #include "lddb/point.hpp"
 #include "lddb/search.hpp"
 #include "oracle.hpp"
+#include "test_map.hpp"
 #include "test_rng.hpp"
 
 namespace {
@@ -139,13 +140,7 @@ struct named_map {
   grid_map map;
 };
 
-oracle::grid to_oracle(const grid_map& m) {
-  oracle::grid g(m.width(), m.height());
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x)
-      if (m.blocked(x, y)) g.set_blocked(x, y, true);
-  return g;
-}
+using lddb_test::to_oracle;
 
 // A fresh map with the same cells (and the given block size).
 grid_map copy_cells(const grid_map& m, int block) {

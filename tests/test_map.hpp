@@ -29,6 +29,15 @@ struct test_map {
   }
 };
 
+// The oracle's grid of a map's cells.
+inline oracle::grid to_oracle(const lddb::grid_map& m) {
+  oracle::grid g(m.width(), m.height());
+  for (int y = 0; y < m.height(); ++y)
+    for (int x = 0; x < m.width(); ++x)
+      if (m.blocked(x, y)) g.set_blocked(x, y, true);
+  return g;
+}
+
 // An all-free w x h map.
 inline test_map empty_map(int w, int h) { return test_map{lddb::grid_map(w, h), oracle::grid(w, h)}; }
 

@@ -25,7 +25,8 @@ Rules: tile; octile, with corners=forbidden (the default), one-side-free or allo
 diagonal needs both, one or neither side cell free) and diagonal=sqrt2 or a number in
 [1, 2]; any-angle, with squeeze=forbidden or allowed. E.g. octile:corners=allowed.
 Points are cells for tile and octile, corners (vertex X,Y = top-left corner of cell X,Y)
-for any-angle.
+for any-angle. --weight W (1 to 16) searches by g + W h: fewer expansions, and a tile or
+octile path costs at most W x the optimum.
 )";
 
 namespace fs = std::filesystem;
@@ -57,6 +58,15 @@ heuristic_kind parse_heuristic(const std::string& text, const std::string& optio
        {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile, heuristic_kind::euclidean})
     if (text == heuristic_name(h)) return h;
   throw usage_error(option + ": unknown heuristic '" + text + "' (expected zero, manhattan, octile or euclidean)");
+}
+
+double parse_weight(const std::string& text, const std::string& option) {
+  char* end = nullptr;
+  const double w = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(w >= 1 && w <= search_options::kMaxWeight))
+    throw usage_error(option + ": '" + text + "' is not a weight: expected a number from 1 (optimal) to " +
+                      format_fixed(search_options::kMaxWeight, 0) + ", e.g. 1.5");
+  return w;
 }
 
 point parse_point(const std::string& text, const std::string& option) {
@@ -99,7 +109,9 @@ std::string default_data_dir() { return find_data_dir().path; }
 
 std::string search_setup::label() const {
   const bool fixed = algo == algorithm::block_astar && movement.on_vertices() && !open_squares;
-  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + ")";
+  char weighted[48] = "";
+  if (weight != 1) std::snprintf(weighted, sizeof weighted, ", weight %g", weight);
+  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + weighted + ")";
 }
 
 std::shared_ptr<const database> open_database(const std::string& path) {
@@ -164,6 +176,7 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
       break;
   }
   s.heuristic = o.heuristic ? parse_heuristic(*o.heuristic, "--heuristic") : default_heuristic(s.movement);
+  if (o.weight) s.weight = parse_weight(*o.weight, "--weight");
   return s;
 }
 
@@ -205,6 +218,7 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   search_options options(s.heuristic);
   options.record_expanded = record_expanded;
   options.open_squares = s.open_squares;
+  options.weight = s.weight;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();

@@ -33,6 +33,8 @@ const char* algorithm_name(algorithm a);
 algorithm parse_algorithm(const std::string& text, const std::string& option);
 // "zero", "manhattan", "octile", "euclidean"; throws usage_error naming `option`.
 heuristic_kind parse_heuristic(const std::string& text, const std::string& option);
+// A search_options::weight, a number from 1 to 16; throws usage_error naming `option`.
+double parse_weight(const std::string& text, const std::string& option);
 // "X,Y" (spaces allowed around the numbers); throws usage_error naming `option`.
 point parse_point(const std::string& text, const std::string& option);
 
@@ -54,12 +56,14 @@ struct search_setup {
   heuristic_kind heuristic = heuristic_kind::octile;
   bool smooth = false;
   bool open_squares = true;   // search_options::open_squares (any-angle Block A*)
-  std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks)"
+  double weight = 1;          // search_options::weight
+  std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
 };
 struct setup_options {
   std::optional<std::string> rule_text, lddb, heuristic;
   bool smooth = false;
   bool fixed_blocks = false;
+  std::optional<std::string> weight{};  // --weight
 };
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).

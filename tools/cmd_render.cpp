@@ -17,7 +17,7 @@ namespace {
 
 struct render_args {
   std::string map;
-  std::optional<std::string> from, to, rule_text, lddb, heuristic;
+  std::optional<std::string> from, to, rule_text, lddb, heuristic, weight;
   std::vector<std::string> algos;
   bool smooth = false;
   bool fixed_blocks = false;
@@ -45,7 +45,7 @@ int run_render(const render_args& a) {
   for (const std::string& spec : specs) {
     const std::size_t colon = spec.find(':');
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
-    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth, a.fixed_blocks};
+    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth, a.fixed_blocks, a.weight};
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -149,6 +149,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--rule,-r", a->rule_text, "Movement rule for every algorithm without its own");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar");
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean");
+  cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   cmd->add_option("--out,-o", a->out, "Output .svg file (written atomically)")->required();

@@ -17,7 +17,7 @@ namespace {
 struct solve_args {
   std::string map;
   std::string from, to;
-  std::optional<std::string> rule_text, algo, lddb, heuristic;
+  std::optional<std::string> rule_text, algo, lddb, heuristic, weight;
   bool smooth = false;
   bool json = false;
   bool fixed_blocks = false;  // any-angle Block A* without open squares (the paper's blocks)
@@ -32,7 +32,8 @@ const char* const kSolveFooter = R"(Examples:
 int run_solve(const solve_args& a) {
   const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
-  const search_setup s = make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks});
+  const search_setup s =
+      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight});
   const grid_map map = load_map_or_fail(a.map, block_size_for(s));
   if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
     throw usage_error("--from: " + why + " in " + a.map);
@@ -56,6 +57,7 @@ int run_solve(const solve_args& a) {
     j["database"] = s.db ? nlohmann::json(s.db_path) : nlohmann::json(nullptr);
     j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
     j["heuristic"] = heuristic_name(s.heuristic);
+    j["weight"] = s.weight;
     j["smoothed"] = s.smooth;
     if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares;
     j["from"] = {from.x, from.y};
@@ -81,8 +83,10 @@ int run_solve(const solve_args& a) {
   } else {
     std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
     const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && !s.open_squares;
-    std::printf("algorithm  %s, rule %s, heuristic %s%s%s\n", algorithm_name(s.algo), s.movement.name().c_str(),
+    std::printf("algorithm  %s, rule %s, heuristic %s%s%s", algorithm_name(s.algo), s.movement.name().c_str(),
                 heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
+    if (s.weight != 1) std::printf(", weight %g", s.weight);
+    std::printf("\n");
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
     std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());
@@ -125,6 +129,7 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--algo,-a", a->algo, "block-astar (default), astar, theta or lazy-theta");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
+  cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   cmd->add_flag("--smooth", a->smooth, "Smooth the path (line-of-sight shortcuts)");
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");

@@ -41,7 +41,7 @@ class Options(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("version", ctypes.c_uint32),
                 ("algorithm", ctypes.c_int32), ("heuristic", ctypes.c_int32),
                 ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
-                ("max_expansions", ctypes.c_uint64)]
+                ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double)]
 
 
 class CResult(ctypes.Structure):
@@ -131,10 +131,12 @@ class Library:
         self.check(self._c.lddb_batch_create(threads, ctypes.byref(h)))
         return Batch(self, h.value)
 
-    def options(self, algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0) -> Options:
+    def options(self, algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0,
+                weight: float = 1.0) -> Options:
+        """weight > 1: bounded-suboptimal search (lddb.h, lddb_options.weight)."""
         o = Options()
         self.check(self._c.lddb_options_init(ctypes.byref(o)))
-        o.algorithm, o.smooth, o.max_expansions = algorithm, int(smooth), max_expansions
+        o.algorithm, o.smooth, o.max_expansions, o.weight = algorithm, int(smooth), max_expansions, weight
         return o
 
     def outcome(self, status: int) -> None:
@@ -204,10 +206,10 @@ class Context(_Handle):
 
     def solve(self, db: Database, grid: Map, start: Tuple[int, int], goal: Tuple[int, int],
               algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0,
-              options: Optional[Options] = None) -> Result:
+              options: Optional[Options] = None, weight: float = 1.0) -> Result:
         """Search outcomes (no_path, invalid_start, ...) come back in Result.status; argument
         errors raise LddbError."""
-        options = options or self.lib.options(algorithm, smooth, max_expansions)
+        options = options or self.lib.options(algorithm, smooth, max_expansions, weight)
         r = CResult()
         self.lib.outcome(self.lib._c.lddb_solve(self.handle, db.handle, grid.handle, Point(*start), Point(*goal),
                                                 ctypes.byref(options), ctypes.byref(r), None, 0))

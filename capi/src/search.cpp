@@ -1,5 +1,6 @@
 // capi/src/search.cpp: lddb.h's searches: one query, sliced Block A*, batches.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -41,6 +42,14 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
                                                                       : static_cast<heuristic_kind>(o.heuristic - 1));
   out->options.max_expansions = o.max_expansions;
   out->options.open_squares = o.open_squares != 0;
+  // Written so that NaN fails too.
+  if (!(o.weight >= 1 && o.weight <= search_options::kMaxWeight)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "options: weight %g is out of range: a weight must be a finite number from 1 to %g",
+                  o.weight, search_options::kMaxWeight);
+    return fail(LDDB_INVALID_ARGUMENT, fn, text);
+  }
+  out->options.weight = o.weight;
   return LDDB_OK;
 }
 
@@ -115,6 +124,7 @@ lddb_status status_of(search_status s) {
     case search_status::rule_mismatch: return LDDB_RULE_MISMATCH;
     case search_status::budget_exhausted: return LDDB_BUDGET_EXHAUSTED;
     case search_status::in_progress: return LDDB_IN_PROGRESS;
+    case search_status::invalid_option: return LDDB_INVALID_ARGUMENT;
   }
   return LDDB_INTERNAL_ERROR;
 }

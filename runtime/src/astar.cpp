@@ -9,6 +9,11 @@
 // defaults; it keeps Euclidean, whose fixed-point rounding can be inconsistent by one
 // unit, exactly optimal). The legal moves from a cell are looked up by the pattern of
 // the 3x3 cells around it in a table that step_legal itself fills (node_search.hpp).
+//
+// search_options::weight > 1 orders OPEN by g + weight * h, and a closed cell is then not
+// re-opened: with a consistent heuristic the cost found is still at most weight times the
+// optimum (Likhachev, Gordon and Thrun, ARA*, 2003), and re-opening would spend the
+// expansions the weight saves. Euclidean keeps re-opening, for its rounding.
 #include <bit>
 #include <string>
 
@@ -41,9 +46,11 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
     offsets[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * w + kSteps[k][0];
   }
   search_stats& stats = res.stats;
+  const weight_factor weight = weight_factor::of(options.weight);
+  const bool reopen = weight.is_one() || H == heuristic_kind::euclidean;
 
   st.touch(sid).g = 0;
-  st.push(sid, heuristic_cost(H, r, start.x, start.y, goal.x, goal.y), 0);
+  st.push(sid, weight(heuristic_cost(H, r, start.x, start.y, goal.x, goal.y)), 0);
   ++stats.generated;
   bool found = false;
   while (!st.open_empty()) {
@@ -52,6 +59,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
       st.give_up(sid, st.open_top().id, [w](std::uint32_t id) {
         return point{static_cast<int>(id % static_cast<std::uint32_t>(w)), static_cast<int>(id / static_cast<std::uint32_t>(w))};
       }, options.max_expansions, res);
+      if (!weight.is_one()) res.lower_bound = 0;  // an inflated key bounds nothing
       return;
     }
     const node_search::heap_entry top = st.pop();
@@ -74,7 +82,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
       const std::uint32_t vid = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(uid) + offsets[k]);
       node_search::node& v = st.touch(vid);
       const cost_t ng = ug + step_costs[k];
-      if (ng >= v.g) continue;
+      if (ng >= v.g || (!reopen && v.pos == kClosed)) continue;
       v.g = ng;
       v.parent = uid;
       ++stats.generated;
@@ -82,7 +90,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
         st.decrease(vid, ng + st.open_h(vid), ng);
       } else {  // new, or re-opened
         v.pos = node_search::kNotOpen;
-        st.push(vid, ng + heuristic_cost(H, r, ux + dx, uy + dy, goal.x, goal.y), ng);
+        st.push(vid, ng + weight(heuristic_cost(H, r, ux + dx, uy + dy, goal.x, goal.y)), ng);
       }
     }
   }

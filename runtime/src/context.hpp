@@ -25,7 +25,8 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 // start == goal. Returns true when the search must run; otherwise `res` is complete
 // (invalid_start, invalid_goal with a message naming the point, or found). Under the
 // default any-angle rule a start or goal on a double corner whose own cell is blocked is
-// refused too (endpoint_side -1).
+// refused too (endpoint_side -1). First of all, it refuses a search_options::weight out of
+// range (invalid_option).
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res);
 

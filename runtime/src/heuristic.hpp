@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 #ifdef __SSE2__
@@ -34,6 +35,20 @@ inline cost_t heuristic_cost(heuristic_kind h, const rule& r, int x0, int y0, in
   }
   return 0;
 }
+
+// search_options::weight as a factor in fixed point: h * units >> kWeightShift. Integer, so
+// every platform orders OPEN alike; rounded down, so the bound holds for the weight asked
+// for. At weight 1 (units = 1 << kWeightShift) it returns h itself. No overflow: an h on a
+// kMaxSide map is below 2^47 and units at most 2^16.
+struct weight_factor {
+  static constexpr int kWeightShift = 12;
+  std::uint64_t units = std::uint64_t{1} << kWeightShift;
+  static weight_factor of(double weight) {
+    return {static_cast<std::uint64_t>(std::floor(weight * static_cast<double>(std::uint64_t{1} << kWeightShift)))};
+  }
+  bool is_one() const { return units == std::uint64_t{1} << kWeightShift; }
+  cost_t operator()(cost_t h) const { return (h * units) >> kWeightShift; }
+};
 
 // euclid_cost_of_squared for n squared lengths at once: the same operations, so the same
 // results, with the square roots two to an instruction where SSE2 has them.

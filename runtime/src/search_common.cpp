@@ -72,6 +72,13 @@ void search_result::clear() {
 
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res) {
+  // Written so that NaN fails too.
+  if (!(options.weight >= 1 && options.weight <= search_options::kMaxWeight)) {
+    res.status = search_status::invalid_option;
+    set_message(res.message, "search_options::weight %g is out of range: a weight must be a finite number from 1 to %g",
+                options.weight, search_options::kMaxWeight);
+    return false;
+  }
   const auto check = r.on_vertices() ? check_vertex : check_cell;
   if (!check(r, map, start, "start", res.message)) {
     res.status = search_status::invalid_start;
@@ -134,6 +141,8 @@ const char* search_status_name(search_status s) {
       return "budget_exhausted";
     case search_status::in_progress:
       return "in_progress";
+    case search_status::invalid_option:
+      return "invalid_option";
   }
   return "unknown";
 }

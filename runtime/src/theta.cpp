@@ -29,6 +29,10 @@
 // neighbour on the side path 1 does (so Lazy Theta*'s SetVertex always has u to fall back
 // on). The start and goal are on their own cell's side (endpoint_side). Under
 // squeeze=allowed the search is instantiated without any of this and runs as before.
+//
+// search_options::weight > 1 orders OPEN by g + weight * h (closed vertices are never
+// re-opened anyway). Neither search is optimal at weight 1, so no bound is proven; the
+// tests check cost <= weight x the cost at weight 1 on generated maps.
 #include <bit>
 #include <string>
 
@@ -73,7 +77,8 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   // Sides: is the vertex of a touched record a double corner? (Only those have a side 1.)
   const auto corner = [&](std::uint32_t vid) { return sides[st.at(vid).cells][1] != 0; };
   search_stats& stats = res.stats;
-  const auto h_of = [&](int x, int y) { return heuristic_cost(H, r, x, y, goal.x, goal.y); };
+  const weight_factor weight = weight_factor::of(options.weight);  // OPEN: g + weight * h
+  const auto h_of = [&](int x, int y) { return weight(heuristic_cost(H, r, x, y, goal.x, goal.y)); };
   const auto los = [&](point a, point b) {
     ++stats.los_checks;
     return segment_legal(r, map, a.x, a.y, b.x, b.y);
@@ -101,6 +106,7 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
       }
       stats.heap_ops = st.heap_ops;
       st.give_up(sid, to, xy, options.max_expansions, res);
+      if (!weight.is_one()) res.lower_bound = 0;  // an inflated key bounds nothing
       return;
     }
     const std::uint32_t uid = st.pop().id;

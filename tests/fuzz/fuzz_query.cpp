@@ -1,8 +1,8 @@
 // fuzz_query: whole Block A* queries on small maps built from the input, with the shipped
 // databases lddb/{tile,octile,any-angle}-4.lddb, checked against independent answers.
 //
-// Input: byte 0 picks the rule (tile, octile, any-angle) and the heuristic (the rule's
-// default or zero); bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
+// Input: byte 0 picks the rule (tile, octile, any-angle), the heuristic (the rule's
+// default or zero) and, in bits 3..5, a search_options::weight; bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
 // goal (cells, or vertices for any-angle); byte 7 the density (each obstacle bit taken
 // from 1, 2 or 3 input bits ANDed); then the cells' obstacle bits, row by row (missing bits
 // are free cells). What follows is read as cell toggles, (x, y) byte pairs, applied to the
@@ -20,7 +20,10 @@
 //    goal; all three paths pass the checker;
 //  * statuses for blocked or off-map endpoints agree with A* / Theta*;
 //  * the same query on a fresh context gives the identical path and cost (determinism and
-//    no state leaking between queries), and the reverse query has the same cost (cells).
+//    no state leaking between queries), and the reverse query has the same cost (cells);
+//  * with a weight w > 1, every search (Block A*, A* or Theta* and Lazy Theta*) again: the
+//    status it has at weight 1, a path the checker accepts, and a cost at most w x its cost
+//    at weight 1 (and, for cells, w x the Dijkstra optimum).
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -57,6 +60,19 @@ const lddb::database& shipped(int which) {
     return out;
   }();
   return *dbs[static_cast<std::size_t>(which)];
+}
+
+// search_options::weight as a fraction, so that the bound is checked in integers.
+struct weight_choice {
+  std::uint64_t num, den;
+  double value() const { return static_cast<double>(num) / static_cast<double>(den); }
+  bool one() const { return num == den; }
+};
+constexpr weight_choice kWeights[8] = {{1, 1}, {6, 5}, {3, 2}, {2, 1}, {4, 1}, {5, 4}, {3, 1}, {16, 1}};
+
+bool within(lddb::cost_t cost, weight_choice w, lddb::cost_t base) {
+  __extension__ using wide = unsigned __int128;
+  return wide{cost} * w.den <= wide{base} * w.num;
 }
 
 std::string pt(point p) { return "(" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; }
@@ -143,8 +159,25 @@ void check_path(const std::string& who, const rule& r, const lddb::grid_map& m, 
           who + ": fixed-point cost " + std::to_string(cost) + " vs checked length " + std::to_string(c.length) + "\n" + ctx);
 }
 
+// A search run again at weight w against its answer at weight 1 (base).
+template <class Search>
+void check_weighted(const std::string& who, const rule& r, const lddb::grid_map& m, point s, point g,
+                    lddb::search_options opt, weight_choice w, const lddb::search_result& base, Search search,
+                    const std::string& ctx) {
+  opt.weight = w.value();
+  lddb::search_context fresh;
+  const lddb::search_result res = search(opt, fresh);
+  const std::string at = who + " at weight " + std::to_string(w.value());
+  require(res.status == base.status, at + ": status " + lddb::search_status_name(res.status) + ", at weight 1 " +
+                                         lddb::search_status_name(base.status) + "\n" + ctx);
+  if (!res.found()) return;
+  check_path(at, r, m, s, g, res, ctx);
+  require(within(res.cost, w, base.cost), at + ": cost " + std::to_string(lddb::cost_to_double(res.cost)) +
+                                              " over weight x " + std::to_string(lddb::cost_to_double(base.cost)) + "\n" + ctx);
+}
+
 // One query, every check. Returns Block A*'s result for the caller's further checks.
-lddb::search_result check_query(int which, const lddb::grid_map& m, point s, point g, bool zero_h,
+lddb::search_result check_query(int which, const lddb::grid_map& m, point s, point g, bool zero_h, weight_choice w,
                                 lddb::search_context& warm) {
   const lddb::database& db = shipped(which);
   const rule r = db.movement();
@@ -155,6 +188,9 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
   require(ba.status != lddb::search_status::rule_mismatch && ba.status != lddb::search_status::budget_exhausted,
           std::string("unexpected status ") + lddb::search_status_name(ba.status) + "\n" + ctx);
   if (ba.found()) check_path("Block A*", r, m, s, g, ba, ctx);
+  if (!w.one())
+    check_weighted("Block A*", r, m, s, g, opt, w, ba,
+                   [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::block_astar(db, m, s, g, o, c); }, ctx);
 
   {  // a fresh context: the very same answer
     lddb::search_context fresh;
@@ -168,6 +204,9 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
     const lddb::search_result as = lddb::astar(r, m, s, g, ref_opt, ref_ctx);
     require(as.status == ba.status, std::string("status: Block A* ") + lddb::search_status_name(ba.status) + ", A* " +
                                         lddb::search_status_name(as.status) + "\n" + ctx);
+    if (!w.one())
+      check_weighted("A*", r, m, s, g, ref_opt, w, as,
+                     [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::astar(r, m, s, g, o, c); }, ctx);
     if (!ba.found()) return ba;
     check_path("A*", r, m, s, g, as, ctx);
     require(ba.cost == as.cost, "cost: Block A* " + std::to_string(lddb::cost_to_double(ba.cost)) + ", A* " +
@@ -187,6 +226,13 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
   if (ba.found()) {
     check_path("Theta*", r, m, s, g, th, ctx);
     check_path("Lazy Theta*", r, m, s, g, lz, ctx);
+    if (!w.one()) {
+      check_weighted("Theta*", r, m, s, g, ref_opt, w, th,
+                     [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::theta_star(r, m, s, g, o, c); }, ctx);
+      check_weighted("Lazy Theta*", r, m, s, g, ref_opt, w, lz,
+                     [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::lazy_theta_star(r, m, s, g, o, c); },
+                     ctx);
+    }
     // Nothing is shorter than the straight line.
     const double straight = std::hypot(double(g.x - s.x), double(g.y - s.y));
     require(ba.length >= straight - 1e-9, "Block A* path shorter than the straight line\n" + ctx);
@@ -201,6 +247,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t b0 = in.byte();
   const int which = b0 % 3;
   const bool zero_h = (b0 >> 2) & 1u;
+  const weight_choice weight = kWeights[(b0 >> 3) & 7u];
   const int w = 1 + in.byte() % 40, h = 1 + in.byte() % 40;
   const int ex = which == 2 ? 1 : 0;  // vertices run one further
   // Endpoints may also fall just off the map (the searches must refuse them alike).
@@ -217,8 +264,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
   lddb::search_context warm;
-  const lddb::search_result first = check_query(which, m, s, g, zero_h, warm);
-  const lddb::search_result back = check_query(which, m, g, s, zero_h, warm);
+  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, warm);
+  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, warm);
   if (which != 2 && first.found()) require(back.found() && back.cost == first.cost, "reverse query costs differ (cells)");
 
   // Toggle some cells and ask again on the warm context.
@@ -228,6 +275,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     m.set_blocked(x, y, !m.blocked(x, y));
     changed = true;
   }
-  if (changed) check_query(which, m, s, g, zero_h, warm);
+  if (changed) check_query(which, m, s, g, zero_h, weight, warm);
   return 0;
 }

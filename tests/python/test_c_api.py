@@ -66,6 +66,18 @@ def main():
         costs.append(r.cost_fixed)
     expect(costs[0] == costs[1], f"Block A* {costs[0]} and A* {costs[1]} differ")
 
+    # Weighted search: a legal path within weight x the optimum; a weight below 1 refused.
+    for algorithm in (lddb.BLOCK_ASTAR, lddb.ASTAR):
+        r = ctx.solve(db, grid, start, goal, algorithm=algorithm, weight=2.0)
+        expect(r.status == "ok", "weight 2: status " + r.status)
+        check_octile_path(blocked, r.path, start, goal, r.cost_fixed)
+        expect(r.cost_fixed <= 2 * costs[0], f"weight 2: cost {r.cost_fixed} > 2 x {costs[0]}")
+    try:
+        ctx.solve(db, grid, start, goal, weight=0.5)
+        fail("weight 0.5 was accepted")
+    except lddb.LddbError as e:
+        expect(e.status == "invalid_argument" and "weight" in str(e), str(e))
+
     # Sliced == one-shot; batch == one by one.
     one_shot = ctx.solve(db, grid, start, goal)
     r = ctx.begin(db, grid, start, goal)

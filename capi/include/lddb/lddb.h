@@ -95,7 +95,7 @@ typedef enum lddb_heuristic {
   LDDB_HEURISTIC_EUCLIDEAN = 4
 } lddb_heuristic;
 
-#define LDDB_OPTIONS_VERSION 1
+#define LDDB_OPTIONS_VERSION 2
 
 /* Set by lddb_options_init; later versions only append fields, and the library reads only
  * the fields that struct_size covers. */
@@ -108,6 +108,11 @@ typedef struct lddb_options {
                               turning points, and cost is recomputed from them; default 0 */
   int32_t open_squares;    /* Block A* any-angle: group free blocks into squares; default 1 */
   uint64_t max_expansions; /* 0: no limit; else stop with LDDB_BUDGET_EXHAUSTED */
+  /* Version 2. */
+  double weight;           /* bounded-suboptimal search, from 1 (default: optimal) to 16: the
+                              order is g + weight * h, and a tile or octile path costs at most
+                              weight x the optimum (lddb/search.hpp, search_options::weight);
+                              out of range (or NaN): INVALID_ARGUMENT */
 } lddb_options;
 
 typedef struct lddb_result {
@@ -159,8 +164,8 @@ LDDB_API lddb_status lddb_options_init(lddb_options* options);
  * the rule from db). options may be NULL (defaults). Returns the search's outcome (OK,
  * NO_PATH, INVALID_START, INVALID_GOAL, RULE_MISMATCH, BUDGET_EXHAUSTED), and then
  * *result holds it too; or an argument error (NULL_ARGUMENT, BAD_HANDLE,
- * WRONG_HANDLE_KIND, INVALID_ARGUMENT for an unknown algorithm or heuristic or an
- * algorithm the rule does not have), with *result untouched.
+ * WRONG_HANDLE_KIND, INVALID_ARGUMENT for an unknown algorithm or heuristic, a weight out
+ * of range or an algorithm the rule does not have), with *result untouched.
  * The path: path NULL with capacity 0 only reports result->path_count; a buffer shorter
  * than the path gives BUFFER_TOO_SMALL (result->status still has the outcome and
  * result->path_count the count needed); else the points are copied. Either way the context

@@ -38,6 +38,7 @@ enum class search_status : std::uint8_t {
   rule_mismatch,    // the database's rule or block size does not fit the query
   budget_exhausted, // search_options::max_expansions reached first: see search_result
   in_progress,      // a sliced Block A* query that has more work to do
+  invalid_option,   // a search_options value out of its range (weight): see the message
 };
 const char* search_status_name(search_status s);
 
@@ -61,7 +62,7 @@ struct search_result {
   // move at that cost, so there it differs from `length`.
   cost_t cost = kUnreachable;
   // budget_exhausted: the least g + h still open; for tile and octile with an admissible
-  // heuristic, a lower bound on the optimal cost.
+  // heuristic, a lower bound on the optimal cost. 0 when search_options::weight > 1.
   cost_t lower_bound = 0;
   // The Euclidean length of the waypoints, in double precision: the distance a unit walks,
   // whatever the rule charges for it (see `cost`).
@@ -92,6 +93,22 @@ struct search_options {
   // always run the portable loops, which are as fast on their short rows). The answers are
   // the same either way (the tests compare them); false is for measuring the portable code.
   bool vector_kernels = true;
+  // Bounded-suboptimal (weighted) search: OPEN is ordered by g + weight * h, which expands
+  // fewer nodes for longer paths; above 1 a node whose g is already within the bound is not
+  // re-opened. 1 is the optimal search. With the rule's default heuristic (or zero), which
+  // is consistent, a path found costs at most weight times:
+  //  - tile and octile (every search): the optimal cost;
+  //  - any-angle Block A*: the least cost over its stored block costs, so at most weight
+  //    times its own cost at weight 1 (its heuristic is scaled down by half a stored unit
+  //    per unit of length when weight > 1, so that the rounded stored costs never fall
+  //    below it);
+  //  - Theta* and Lazy Theta*: no proven bound (they are not optimal at weight 1 either);
+  //    tests/weighted_test.cpp checks cost <= weight x the cost at weight 1 on generated maps.
+  // `cost` is always the returned path's.
+  // Taken in steps of 1/4096, rounded down. Must be finite and in [1, kMaxWeight]; any other
+  // value gives invalid_option.
+  double weight = 1.0;
+  static constexpr double kMaxWeight = 16;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
 

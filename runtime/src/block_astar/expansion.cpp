@@ -14,7 +14,7 @@ block_search::expansion block_search::pick_expansion() const {
 // kSquares: this query may meet open squares; false compiles them out. Rows: the row
 // kernels of min_plus.hpp.
 template <bool kSquares, class Rows>
-void block_search::expand(int s, point_set ingress) {
+point_set block_search::expand(int s, point_set ingress) {
   // At most 20 new neighbours (around a 4 x 4 square): with room for them, slot references
   // and square point arrays stay valid below.
   st_.pool.reserve_more(21);
@@ -49,6 +49,7 @@ void block_search::expand(int s, point_set ingress) {
     hand_on_blocks<false>(s, cur, hand_on);
   // Lines 8-16: each neighbour goes to OPEN with its heap value.
   push_offers();
+  return hand_on | ingress;
 }
 
 // The format's decoders of stored costs, the encoding fixed once per expansion
@@ -67,7 +68,7 @@ struct octile_pairs {  // cost_encoding::octile_pair: straight steps in the low 
 // once, outside the loops. Returns the points improved.
 template <bool kSquares, class Rows>
 [[gnu::always_inline]] inline point_set block_search::egress_costs(block_slot& cur, point_set ingress) {
-  const point_set egress = cur.exitable;  // exitable points are usable
+  const point_set egress = cur.exitable & ~cur.closed;  // exitable points are usable; closed ones stay
   if (kSquares && cur.level) {  // straight lines, all finite
     square_nodes& sq = square_of(cur);
     const node_shape& q = shape_of(cur);
@@ -131,7 +132,7 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 // The paper's hand-on between two blocks: g-value ng reaches point l.target of nb through
 // link l. False when it does not improve that point.
 [[gnu::always_inline]] inline bool block_search::improve_block(block_slot& nb, const link& l, cost_t ng) {
-  if (ng >= nb.g[l.target]) return false;
+  if (ng >= nb.g[l.target] || ((nb.closed >> l.target) & 1u)) return false;
   nb.g[l.target] = ng;
   nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
   nb.ingress |= point_set{1} << l.target;
@@ -140,12 +141,13 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 }
 
 // A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
-// least (g + h, tie) for OPEN.
+// least (g + weight * h, tie) for OPEN. The tie reads h itself: the same order, and within
+// tie_order's range whatever the weight.
 [[gnu::always_inline]] inline void block_search::offer(int ns, cost_t ng, cost_t hn) {
-  const cost_t t = tie_(hn);
+  const cost_t t = tie_(hn), f = key(ng, hn);
   block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
   if (cand.f == kUnreachable) st_.touched.push_back(ns);
-  if (ng + hn < cand.f || (ng + hn == cand.f && t < cand.tie)) cand = {ng + hn, t};
+  if (f < cand.f || (f == cand.f && t < cand.tie)) cand = {f, t};
 }
 
 inline void block_search::push_offers() {
@@ -216,7 +218,7 @@ template <bool kVertices>
     back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
   }
   const node_store<false> there = store(nb);
-  if (ng >= there.g[target]) return;
+  if (ng >= there.g[target] || ((nb.closed >> target) & 1u)) return;
   there.g[target] = ng;
   there.parent[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
   there.neighbour[back] = s;
@@ -253,11 +255,11 @@ template <bool kVertices>
   }
 }
 
-template void block_search::expand<false, scalar_rows>(int, point_set);
-template void block_search::expand<true, scalar_rows>(int, point_set);
+template point_set block_search::expand<false, scalar_rows>(int, point_set);
+template point_set block_search::expand<true, scalar_rows>(int, point_set);
 #if LDDB_AVX2_KERNELS
-template void block_search::expand<false, avx2_rows>(int, point_set);
-template void block_search::expand<true, avx2_rows>(int, point_set);
+template point_set block_search::expand<false, avx2_rows>(int, point_set);
+template point_set block_search::expand<true, avx2_rows>(int, point_set);
 #endif
 
 }  // namespace lddb::block_astar_impl

@@ -60,4 +60,18 @@ class goal_distance {
 };
 static_assert(block_heuristic<goal_distance>);
 
+// search_options::weight as Block A* applies it: a node's key is g + weight * h. The bound
+// (cost <= weight x the least cost over the search's own graph, search.hpp) needs h to stay
+// below that graph's costs. Cell rules store exact costs. A fixed-point database (any-angle)
+// rounds each stored length L to the nearest 2^-scale_log2, so a stored cost may fall short
+// of L by 2^-(scale_log2 + 1), at most that fraction of L (L >= 1 between two boundary
+// points); above weight 1 the factor takes that fraction off too. At weight 1 it is h.
+inline weight_factor key_weight(double weight, const rule& r, int scale_log2) {
+  weight_factor f = weight_factor::of(weight);
+  if (f.is_one() || !r.on_vertices()) return f;
+  const int k = scale_log2 + 1;
+  f.units = (f.units * ((std::uint64_t{1} << k) - 1)) >> k;
+  return f;
+}
+
 }  // namespace lddb::block_astar_impl

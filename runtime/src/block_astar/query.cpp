@@ -30,7 +30,8 @@ block_search::block_search(block_search_state& st)
       tie_(rule_.kind == rule_kind::octile),
       // Vertex rules only: a cell block's rows (12 points at b = 4) are too short to gain.
       avx2_(q_.options.vector_kernels && cpu_has_avx2() && rule_.on_vertices() && n_ % 4 == 0),
-      heuristic_(q_.options.heuristic, rule_, q_.goal) {}
+      heuristic_(q_.options.heuristic, rule_, q_.goal),
+      weight_(key_weight(q_.options.weight, rule_, db_.info().scale_log2)) {}
 
 void block_search::build_links() {
   // Cell rules store exact costs (whole steps, or octile pairs); any-angle lengths are
@@ -103,9 +104,9 @@ bool block_search::begin(search_result& r) {
       start.g[static_cast<std::size_t>(i)] = c;
       start.parent[static_cast<std::size_t>(i)] = {via::start, static_cast<std::uint8_t>(k), 0};
       start.ingress |= 1u << i;
-      const cost_t hi = h(global(start, i)), ti = tie_(hi);
-      if (c + hi < value || (c + hi == value && ti < value_tie)) {
-        value = c + hi;
+      const cost_t hi = h(global(start, i)), ti = tie_(hi), f = key(c, hi);
+      if (f < value || (f == value && ti < value_tie)) {
+        value = f;
         value_tie = ti;
       }
     }
@@ -127,6 +128,29 @@ bool block_search::begin(search_result& r) {
   return true;
 }
 
+// Weighted search without re-expansions (ARA*'s argument, Likhachev, Gordon and Thrun 2003,
+// for points expanded a node at a time). An expansion relaxes every move out of the points
+// it takes in or hands on; with them expanded, a point whose key g + weight * h is at most
+// OPEN's least key has g <= weight x its least g, whatever node it is in: the first point
+// of a least-cost path to it that is not yet expanded with such a g is in OPEN, and its key
+// is at most weight x (least g + h) of the point, h being consistent (tile and octile
+// exactly; any-angle through key_weight's margin). Such a point is closed: it is not
+// improved again, so its node is not expanded again for it, which is most of what a weight
+// saves in Block A*. The other points of the node stay open as at weight 1.
+void block_search::close(int s, point_set expanded) {
+  block_slot& cur = slot(s);
+  const cost_t least = st_.open.empty() ? kUnreachable : st_.open.top().f;
+  const cost_t* const g = store(cur).g;
+  for (point_set m = expanded; m; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    if (key(g[i], h(global(cur, i))) <= least) cur.closed |= point_set{1} << i;
+  }
+}
+
+// The stopping rule holds the weighted bound as it is: until the best path is found, some
+// OPEN node holds a point of a least-cost path to the goal whose key is at most weight x
+// the least cost (at weight 1 with its least g; above 1 see close()). The search stops when
+// the least key reaches the best length found.
 bool block_search::advance(std::uint64_t limit, search_result& r) {
   const expansion expand = pick_expansion();
   for (std::uint64_t done = 0;; ++done) {
@@ -155,7 +179,8 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
         }
       }
     }
-    (this->*expand)(s, ingress);
+    const point_set expanded = (this->*expand)(s, ingress);
+    if (!weight_.is_one()) close(s, expanded);
   }
   r.stats = q_.stats;
   if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);
@@ -165,8 +190,8 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
     return true;
   }
   r.status = search_status::found;
-  r.cost = q_.length;
   reconstruct(r);
+  r.cost = path_cost();
   r.length = path_length(r.path);
   return true;
 }
@@ -180,14 +205,14 @@ void block_search::give_up(search_result& r) {
   // The most promising point: in the node at the top of OPEN, the point whose g + h gave
   // the node its key.
   const open_list::entry top = st_.open.top();  // advance() stopped with it on top
-  r.lower_bound = top.f;
+  r.lower_bound = weight_.is_one() ? top.f : 0;  // an inflated key bounds nothing
   const block_slot& node = slot(top.slot());
   const cost_t* const g = store(node).g;
   int best = -1;
   for (int i = 0; i < shape_of(node).count && best < 0; ++i)
-    if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && g[i] + h(global(node, i)) == top.f) best = i;
+    if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && key(g[i], h(global(node, i))) == top.f) best = i;
   if (best < 0) return;  // not reached: the key always comes from an ingress point
-  r.cost = g[best];
+  r.cost = cost_back(top.slot(), best);
   walk_back(top.slot(), best, r.path);
   std::reverse(r.path.begin(), r.path.end());
   r.length = path_length(r.path);

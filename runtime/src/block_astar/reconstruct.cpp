@@ -50,6 +50,40 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
   }
 }
 
+cost_t block_search::cost_back(int s, int x) const {
+  cost_t c = 0;
+  while (true) {
+    const block_slot& cur = slot(s);
+    const parent_ref p = store(cur).parent[x];
+    if (p.kind == via::block && cur.level) {  // a square: its straight-line costs
+      const node_shape& q = shape_of(cur);
+      c += q.cost[static_cast<std::size_t>(p.index) * static_cast<std::size_t>(q.count) + static_cast<std::size_t>(x)];
+      x = p.index;
+    } else if (p.kind == via::block) {
+      c += db_.view(cur.code).cost(p.index, x);
+      x = p.index;
+    } else if (p.kind == via::neighbour) {  // one move between cells; the same vertex costs 0
+      const int from = store(cur).neighbour[p.around];
+      if (!rule_.on_vertices()) {
+        const point a = global(slot(from), p.index), b = global(cur, x);
+        c += a.x != b.x && a.y != b.y ? rule_.diagonal : kCostOne;
+      }
+      s = from;
+      x = p.index;
+    } else {  // via::start
+      return c + st_.start_paths[p.index].cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(x)))];
+    }
+  }
+}
+
+cost_t block_search::path_cost() const {
+  if (q_.direct_start >= 0) return q_.length;  // inside the start block: one local path
+  const block_slot& gs = slot(q_.best_goal_slot);
+  const cost_t to_goal = st_.goal_paths[static_cast<std::size_t>(gs.goal_index)]
+                             .cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(q_.best_point)))];
+  return to_goal + cost_back(q_.best_goal_slot, q_.best_point);
+}
+
 void block_search::reconstruct(search_result& r) const {
   // Walk back from the goal, collecting waypoints from goal to start, then reverse. The
   // waypoints go to the state's scratch vector and the answer to r.path, so each keeps

@@ -7,7 +7,8 @@
 // line 5: the egress points), and hands each boundary point on to the points of
 // neighbouring blocks it can step to (line 6: one legal move for cells, the very same
 // vertex at cost 0 for corners). A neighbour whose points improved goes to OPEN with its
-// heap value, the least g + h among those points (line 8).
+// heap value, the least g + h among those points (line 8); g + weight * h with
+// search_options::weight (heuristic.hpp's key_weight, and query.cpp's stopping rule).
 //
 // The files of this folder: slots (the nodes of a query), open_list (OPEN), geometry (links
 // between blocks), regions (node shapes: blocks and open squares), heuristic, expansion
@@ -135,16 +136,22 @@ class block_search {
 
   // ---- heuristic
   cost_t h(point p) const { return heuristic_.h(p); }
+  // OPEN's key of a point: g + weight * h (key_weight).
+  cost_t key(cost_t g, cost_t h) const { return g + weight_(h); }
   // h of the boundary points of s in `which`, into out[point].
   void heuristics(const block_slot& s, point_set which, cost_t* out) const {
     heuristic_.h_batch({s.bx * b_, s.by * b_}, shape_of(s).points.data(), which, out);
   }
 
   // ---- Algorithm 1 (expansion.cpp)
-  using expansion = void (block_search::*)(int s, point_set ingress);
+  // An expansion returns the points it handed on or took in: those it expanded.
+  using expansion = point_set (block_search::*)(int s, point_set ingress);
   expansion pick_expansion() const;  // once per slice: squares or not, AVX2 or not
   template <bool kSquares, class Rows>
-  void expand(int s, point_set ingress);
+  point_set expand(int s, point_set ingress);
+  // Weighted search: closes the points of node s just expanded whose key is at most
+  // OPEN's least (query.cpp).
+  void close(int s, point_set expanded);
   // The steps of an expansion, inlined into it (expansion.cpp): the per-point loops are
   // the search's hot path.
   template <bool kSquares, class Rows>
@@ -166,6 +173,11 @@ class block_search {
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
   void walk_back(int s, int x, std::vector<point>& out) const;
+  // The cost of the path walk_back follows, link by link, and of the whole answer. It can
+  // be less than the g-value or length recorded: a point improved after the best path
+  // through it was recorded (which a weighted search does) leads along the cheaper path.
+  cost_t cost_back(int s, int x) const;
+  cost_t path_cost() const;
 
   const database& db_;
   const grid_map& map_;
@@ -179,6 +191,7 @@ class block_search {
   // The one heuristic so far; another (block_heuristic) would make this a template
   // parameter of the search.
   const goal_distance heuristic_;
+  const weight_factor weight_;
 };
 
 }  // namespace block_astar_impl

@@ -58,6 +58,7 @@ int block_search::slot_of(int bx, int by) {
   block_slot& node = slot(s);
   node.code = level ? 0 : map_.block_code(bx, by);
   node.ingress = 0;
+  node.closed = 0;
   node.heap_value = kUnreachable;
   node.heap_tie = kUnreachable;
   node.heap_pos = -1;

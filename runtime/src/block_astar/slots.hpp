@@ -48,6 +48,9 @@ struct alignas(64) block_slot {
   std::array<int, 9> neighbour;
   std::array<cost_t, kMaxBoundary> g;
   std::array<parent_ref, kMaxBoundary> parent;
+  // Weighted search: points closed for good (block_search::close, query.cpp); after
+  // parent, in the padding, so that the fields before keep their place.
+  point_set closed;
 };
 
 // The slots and the table from block id to slot. Slots are reused between queries without
