@@ -150,6 +150,30 @@ TEST(StepLegal, MaskFormAgreesOnEveryNeighbourhood) {
   EXPECT_GT(legal_moves, 1000);  // the loop really exercised legal moves too
 }
 
+// The bit-parallel form must agree with double_corner for the vertex of every 2 x 2 group
+// of cells, wherever the group sits in the mask.
+TEST(DoubleCorner, MaskFormAgreesOnEveryNeighbourhood) {
+  struct bits_grid {
+    std::uint32_t blocked_bits;  // 2 x 2, bit y * 2 + x
+    bool blocked(int x, int y) const { return (blocked_bits >> (y * 2 + x)) & 1u; }
+  };
+  int corners = 0;
+  for (std::uint32_t code = 0; code < 16; ++code)
+    for (int stride : {2, 6, 7})
+      for (int oy = 0; oy + 2 <= 64 / stride && oy < 5; ++oy)
+        for (int ox = 0; ox + 2 <= stride; ++ox) {
+          std::uint64_t free = 0;
+          for (int y = 0; y < 2; ++y)
+            for (int x = 0; x < 2; ++x)
+              if (!((code >> (y * 2 + x)) & 1u)) free |= std::uint64_t{1} << ((y + oy) * stride + (x + ox));
+          const bool expected = lddb::double_corner(bits_grid{code}, 1, 1);
+          const bool got = (lddb::double_corner_mask(free, stride) >> (oy * stride + ox)) & 1u;
+          ASSERT_EQ(got, expected) << "code " << code << " stride " << stride << " at " << ox << "," << oy;
+          corners += expected;
+        }
+  EXPECT_GT(corners, 0);
+}
+
 TEST(SegmentLegal, InteriorEdgesAndCorners) {
   const rule strict = rule::any_angle();
   const rule squeeze = rule::any_angle(lddb::squeezing::allowed);

@@ -26,13 +26,20 @@ bool vertex_usable(const Grid& g, int x, int y) {
 // vertex (north-west or north-east), side 1 the one in the row below. A path may visit a
 // double corner but never pass from one side to the other there (docs/rules.md); every
 // other vertex has one side, 0.
-// From which of the vertex's four cells are free (Block A* reads them from a bit mask):
-inline bool double_corner_free(bool nw, bool ne, bool sw, bool se) {
-  return (ne && sw && !nw && !se) || (nw && se && !ne && !sw);
-}
 template <class Grid>
 bool double_corner(const Grid& g, int x, int y) {
-  return double_corner_free(!g.blocked(x - 1, y - 1), !g.blocked(x, y - 1), !g.blocked(x - 1, y), !g.blocked(x, y));
+  const bool nw = g.blocked(x - 1, y - 1), ne = g.blocked(x, y - 1);
+  const bool sw = g.blocked(x - 1, y), se = g.blocked(x, y);
+  return (nw && se && !ne && !sw) || (ne && sw && !nw && !se);
+}
+// double_corner for many vertices at once, for Block A*: `free` holds one bit per cell of a
+// small grid, bit y * stride + x set when cell (x, y) is free. Bit k of the result is set
+// when the vertex whose north-west cell is bit k is a double corner (the caller keeps the
+// vertex's other three cells inside the mask: one column to the right, one row below).
+// tests/rules_test.cpp checks it against double_corner on every 3 x 3 neighbourhood.
+inline std::uint64_t double_corner_mask(std::uint64_t free, int stride) {
+  const std::uint64_t nw = free, ne = free >> 1, sw = free >> stride, se = free >> (stride + 1);
+  return (ne & sw & ~nw & ~se) | (nw & se & ~ne & ~sw);
 }
 
 // The side of vertex (x, y) on which a segment between it and (tx, ty) lies: at a double

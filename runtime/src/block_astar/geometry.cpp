@@ -32,13 +32,15 @@ void block_links::build(const rule& r, const block_shape& shape, cost_t unit) {
                      static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b + 2) + (p.x + 1)), 0,
                      step < 0 ? vertex_ring(p, ox, oy) : 0, cost});
   };
+  corner_nw_bits = 0;
+  point_at_nw_bit.fill(-1);
   for (int i = 0; i < n; ++i) {
     point_links[static_cast<std::size_t>(i)] = 0;
     const point p = shape.boundary_point(i);
     own_ring[static_cast<std::size_t>(i)] = vertex_ring(p, 0, 0);
-    for (int c = 0; c < 4; ++c)
-      cell_bit[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)] =
-          static_cast<std::uint8_t>((p.y + c / 2) * (b + 2) + (p.x + c % 2));
+    const int nw_bit = p.y * (b + 2) + p.x;  // cell (p.x - 1, p.y - 1) in the ring
+    corner_nw_bits |= std::uint64_t{1} << nw_bit;
+    point_at_nw_bit[static_cast<std::size_t>(nw_bit)] = static_cast<std::int8_t>(i);
     other_ring[static_cast<std::size_t>(i)] = 0;
     for (int ox = -1; ox <= 1; ++ox)
       for (int oy = -1; oy <= 1; ++oy)

@@ -58,11 +58,12 @@ struct block_links {
   std::array<std::uint64_t, kMaxBoundary> point_links;  // bit k: links[k] starts here
   std::uint64_t all_links;      // a bit for each link
   std::uint32_t linked_points;  // a bit for each boundary point with a link
-  // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits,
-  // and, for the default rule's double corners, the ring bit of each of its four cells
-  // (north-west, north-east, south-west, south-east).
+  // Vertices: each boundary vertex's cells inside the block and outside it, as ring bits;
+  // for the default rule's double corners, the ring bits of the boundary vertices'
+  // north-west cells, and the boundary point whose north-west cell each ring bit is.
   std::array<std::uint64_t, kMaxBoundary> own_ring, other_ring;
-  std::array<std::array<std::uint8_t, 4>, kMaxBoundary> cell_bit;
+  std::uint64_t corner_nw_bits;
+  std::array<std::int8_t, 64> point_at_nw_bit;
   // A lower bound on the database cost between two boundary points in any block: the
   // rule's distance in open space (its default heuristic), less one stored unit for the
   // rounding of any-angle lengths. A min-plus step whose bound cannot beat the point's
@@ -111,12 +112,8 @@ int containing_blocks(const rule& r, const grid_map& map, point p, std::array<st
     // the two sides, in different blocks, so a g-value there is handed on to no one
     // (docs/rules.md: a boundary vertex is a port of each block's own side).
     if (r.squeeze == squeezing::forbidden)
-      for (std::uint32_t m = exitable; m; m &= m - 1) {
-        const int i = __builtin_ctz(m);
-        const auto& c = bl.cell_bit[static_cast<std::size_t>(i)];
-        if (double_corner_free((free >> c[0]) & 1u, (free >> c[1]) & 1u, (free >> c[2]) & 1u, (free >> c[3]) & 1u))
-          exitable &= ~(1u << i);
-      }
+      for (std::uint64_t m = double_corner_mask(free, stride) & bl.corner_nw_bits; m; m &= m - 1)
+        exitable &= ~(1u << bl.point_at_nw_bit[static_cast<std::size_t>(__builtin_ctzll(m))]);
     slot.exitable = exitable;
     return;
   }
