@@ -30,6 +30,12 @@ std::size_t state_bytes(const node_search_state* s) { return s ? s->bytes() : 0;
 
 namespace {
 
+void no_path(const rule& r, point start, point goal, search_result& res) {
+  res.status = search_status::no_path;
+  set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x, goal.y,
+              r.name().c_str());
+}
+
 template <heuristic_kind H>
 void astar_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                 node_search_state& st, search_result& res) {
@@ -96,9 +102,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   }
   stats.heap_ops = st.heap_ops;
   if (!found) {
-    res.status = search_status::no_path;
-    set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x, goal.y,
-                r.name().c_str());
+    no_path(r, start, goal, res);
     return;
   }
   st.trace_path(sid, gid, [w](std::uint32_t id) {
@@ -130,6 +134,7 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
     return;
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
+  if (components_apart(r, map, start, goal, options)) return no_path(r, start, goal, res);
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:

@@ -30,6 +30,11 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res);
 
+// search_options::component_check: true when the map's component labels show that no path
+// joins start and goal, valid endpoints (prepare_endpoints), so the search can answer
+// no_path without expanding anything.
+bool components_apart(const rule& r, const grid_map& map, point start, point goal, const search_options& options);
+
 struct search_context::impl {
   block_search_state* block = nullptr;  // created on first use by block_astar
   node_search_state* node = nullptr;    // created on first use by the reference searches

@@ -46,12 +46,14 @@ void grid_map::set_blocked(int x, int y, bool is_blocked) {
                             std::to_string(width_) + "x" + std::to_string(height_) + " map");
   std::uint64_t& word = row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)];
   const std::uint64_t bit = std::uint64_t{1} << (x & 63);
+  if (((word & bit) != 0) == is_blocked) return;  // no change: the labels stay as they are
   word = is_blocked ? (word | bit) : (word & ~bit);
   const int b = block_;
   std::uint32_t& code =
       codes_[static_cast<std::size_t>(y / b) * static_cast<std::size_t>(blocks_x_) + static_cast<std::size_t>(x / b)];
   const std::uint32_t cbit = 1u << ((y % b) * b + (x % b));
   code = is_blocked ? (code | cbit) : (code & ~cbit);
+  update_components(x, y, is_blocked);
 }
 
 std::uint64_t grid_map::blocked_count() const {

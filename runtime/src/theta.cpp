@@ -47,6 +47,12 @@ namespace lddb {
 
 namespace {
 
+void no_path(const rule& r, point start, point goal, search_result& res) {
+  res.status = search_status::no_path;
+  set_message(res.message, "no path from vertex (%d,%d) to vertex (%d,%d) under rule %s", start.x, start.y, goal.x,
+              goal.y, r.name().c_str());
+}
+
 template <bool Lazy, heuristic_kind H, bool Sides>
 void theta_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                 node_search_state& st, search_result& res) {
@@ -233,9 +239,7 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   }
   stats.heap_ops = st.heap_ops;
   if (!found) {
-    res.status = search_status::no_path;
-    set_message(res.message, "no path from vertex (%d,%d) to vertex (%d,%d) under rule %s", start.x, start.y, goal.x,
-                goal.y, r.name().c_str());
+    no_path(r, start, goal, res);
     return;
   }
   st.trace_path(sid, gid, xy, res.path);
@@ -262,6 +266,7 @@ void theta_search(const char* name, const rule& r, const grid_map& map, point st
     return;
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
+  if (components_apart(r, map, start, goal, options)) return no_path(r, start, goal, res);
   node_search_state& st = node_state(ctx);
   switch (options.heuristic) {
     case heuristic_kind::zero:

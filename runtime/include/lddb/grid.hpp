@@ -6,13 +6,22 @@
 // so a map can change between queries with no other preprocessing. Cells beyond the map's
 // width and height (the padding of the last row and column of blocks) are blocked, as is
 // everything outside the map.
+//
+// A grid_map also keeps component labels of its free cells, for each connectivity a query
+// has asked about, so that a search between two components answers no_path at once (see
+// same_component).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace lddb {
+
+// Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
+// lddb::connectivity_of (lddb/search.hpp) gives a rule's.
+enum class connectivity : std::uint8_t { four = 0, eight = 1 };
 
 class grid_map {
  public:
@@ -33,8 +42,23 @@ class grid_map {
     if (!in_bounds(x, y)) return true;
     return (row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)] >> (x & 63)) & 1u;
   }
-  // O(1): one bit of the cell row and one bit of its block's pattern_code.
+  // O(1): one bit of the cell row and one bit of its block's pattern_code; where component
+  // labels are built, blocking also reads the 8 cells around (a cell whose free
+  // neighbours stay joined around it splits nothing; otherwise the labels are rebuilt by
+  // the next query that needs them) and freeing joins the labels of its free neighbours
+  // (union-find: amortised near O(1), O(log cells) at worst). Allocates nothing.
   void set_blocked(int x, int y, bool is_blocked);
+
+  // Are the free cells a and b in one component of free cells under `c`? False when
+  // either is blocked or off the map. The labels of `c` are built on the first call
+  // (O(width x height), width x height x 4 bytes) and after set_blocked has made them
+  // stale; a const map may be asked from several threads at once (a lock guards the labels).
+  bool same_component(connectivity c, int ax, int ay, int bx, int by) const;
+  // Are the labels of `c` built and current, so that the next same_component for it
+  // rebuilds nothing? (A game may call same_component once after loading, off the clock.)
+  bool components_current(connectivity c) const;
+  // Bytes the component labels hold.
+  std::size_t component_bytes() const;
 
   // The pattern_code of block (bx, by); blocks outside the map are fully blocked.
   std::uint32_t block_code(int bx, int by) const {
@@ -61,6 +85,26 @@ class grid_map {
   std::uint32_t full_code_ = 0;
   std::vector<std::uint64_t> row_bits_;
   std::vector<std::uint32_t> codes_;
+  // The labels (runtime/src/components.cpp): a cache of the cells, so a copy starts
+  // without them and builds its own when asked.
+  struct components;
+  struct components_deleter {
+    void operator()(components* c) const;
+  };
+  class components_handle {
+   public:
+    components_handle();
+    components_handle(const components_handle&) : components_handle() {}
+    components_handle& operator=(const components_handle&);
+    components_handle(components_handle&&) noexcept = default;
+    components_handle& operator=(components_handle&&) noexcept = default;
+    components* get() const { return p_.get(); }
+
+   private:
+    std::unique_ptr<components, components_deleter> p_;
+  };
+  components_handle components_;
+  void update_components(int x, int y, bool is_blocked);
 };
 
 }  // namespace lddb

@@ -93,6 +93,12 @@ struct search_options {
   // always run the portable loops, which are as fast on their short rows). The answers are
   // the same either way (the tests compare them); false is for measuring the portable code.
   bool vector_kernels = true;
+  // Every search: when start and goal lie in different components of the map under the
+  // rule (same_component below), answer no_path at once, with no expansion, instead of
+  // exhausting the start's component. The answer is the same either way; false is for
+  // measuring the searches without it. (A query capped by max_expansions whose goal is
+  // unreachable thus ends no_path rather than budget_exhausted.)
+  bool component_check = true;
   // Bounded-suboptimal (weighted) search: OPEN is ordered by g + weight * h, which expands
   // fewer nodes for longer paths; above 1 a node whose g is already within the bound is not
   // re-opened. 1 is the optimal search. With the rule's default heuristic (or zero), which
@@ -171,6 +177,25 @@ void theta_star(const rule& r, const grid_map& map, point start, point goal, con
                 search_context& ctx, search_result& out);
 void lazy_theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                      search_context& ctx, search_result& out);
+
+// Which free cells a rule's paths join: eight when it passes diagonally between two cells
+// whose two other cells around the corner are blocked (octile corners=allowed,
+// any-angle:squeeze=allowed), else four (a legal diagonal always has a free side cell).
+// Asked of step_legal and segment_legal themselves.
+connectivity connectivity_of(const rule& r);
+
+// The free cell whose component a start or goal lies in: the cell itself for tile and
+// octile; for any-angle, at a double corner its own (south-east) cell under the default
+// rule, else any free cell around the vertex (they are joined around it). nullopt when the
+// point is no valid endpoint (off the map, blocked, unusable, or on a double corner whose
+// own cell is blocked under the default rule).
+std::optional<point> component_cell(const rule& r, const grid_map& map, point p);
+
+// Does a path under the rule join start and goal? From the map's component labels
+// (grid_map::same_component), exactly; nullopt when either is no valid endpoint
+// (component_cell). The first call for a connectivity, and the first after set_blocked
+// made its labels stale, builds them: O(width x height).
+std::optional<bool> same_component(const rule& r, const grid_map& map, point start, point goal);
 
 // Removes needless waypoints: from each kept waypoint, jumps to the farthest later
 // waypoint in line of sight under the rule (cells: a straight or 45-degree run of legal

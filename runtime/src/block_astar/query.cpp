@@ -56,6 +56,10 @@ bool block_search::begin(search_result& r) {
     return false;
   }
   if (!prepare_endpoints(rule_, map_, q_.start, q_.goal, q_.options, r)) return false;
+  if (components_apart(rule_, map_, q_.start, q_.goal, q_.options)) {
+    no_path(r);
+    return false;
+  }
   st_.pool.reset();
   st_.squares_used = 0;
   st_.open.clear();
@@ -185,8 +189,7 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   r.stats = q_.stats;
   if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);
   if (q_.length == kUnreachable) {
-    r.status = search_status::no_path;
-    set_message(r.message, "no path from (%d,%d) to (%d,%d)", q_.start.x, q_.start.y, q_.goal.x, q_.goal.y);
+    no_path(r);
     return true;
   }
   r.status = search_status::found;
@@ -194,6 +197,11 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   r.cost = path_cost();
   r.length = path_length(r.path);
   return true;
+}
+
+void block_search::no_path(search_result& r) const {
+  r.status = search_status::no_path;
+  set_message(r.message, "no path from (%d,%d) to (%d,%d)", q_.start.x, q_.start.y, q_.goal.x, q_.goal.y);
 }
 
 void block_search::give_up(search_result& r) {

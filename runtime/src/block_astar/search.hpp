@@ -101,6 +101,7 @@ class block_search {
   bool advance(std::uint64_t limit, search_result& r);
   // Ends a query stopped by its budget: the path to the most promising point reached.
   void give_up(search_result& r);
+  void no_path(search_result& r) const;  // status and message
 
  private:
   // ---- nodes (slots.cpp)
