@@ -171,14 +171,9 @@ struct node_search_state {
   // a query also reads the vertex's four cells into `cells` (small_pattern bits): read once
   // a query, not at every expansion next to it.
   node_search::node& touch_vertex(std::uint32_t id, const grid_map& map, int x, int y) {
-    node_search::node& n = nodes[id];
-    if (n.gen != gen) {
-      n.gen = gen;
-      n.g = kUnreachable;
-      n.parent = id;
-      n.pos = node_search::kNotOpen;
-      n.cells = static_cast<std::uint8_t>(gather_cells(map, x - 1, y - 1, 2));
-    }
+    const bool first = nodes[id].gen != gen;
+    node_search::node& n = touch(id);
+    if (first) n.cells = static_cast<std::uint8_t>(gather_cells(map, x - 1, y - 1, 2));
     return n;
   }
   // The record of a node already touched in this query.
