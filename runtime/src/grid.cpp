@@ -1,4 +1,5 @@
 // grid_map: cell bits by row and one pattern_code per block. See lddb/grid.hpp.
+#include <atomic>
 #include <bit>
 #include <stdexcept>
 #include <string>
@@ -7,6 +8,12 @@
 #include "lddb/block_shape.hpp"
 
 namespace lddb {
+
+namespace {
+std::atomic<std::uint64_t> next_identity{1};
+}
+
+grid_map::identity_token::identity_token() : value(next_identity.fetch_add(1, std::memory_order_relaxed)) {}
 
 grid_map::grid_map(int width, int height, int block) : width_(width), height_(height), block_(block) {
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
@@ -38,6 +45,43 @@ void grid_map::rebuild_codes() {
           if (blocked(bx * b + x, by * b + y)) code |= 1u << (y * b + x);
       codes_[static_cast<std::size_t>(by) * static_cast<std::size_t>(blocks_x_) + static_cast<std::size_t>(bx)] = code;
     }
+  rebuild_group_counts();
+}
+
+void grid_map::rebuild_group_counts() {
+  group_counts_.clear();
+  for (int l = 1; (blocks_x_ >> l) > 0 && (blocks_y_ >> l) > 0; ++l) {
+    const int gx = blocks_x_ >> l, gy = blocks_y_ >> l;
+    std::vector<std::uint32_t> counts(static_cast<std::size_t>(gx) * static_cast<std::size_t>(gy), 0);
+    for (int by = 0; by < (gy << l); ++by)
+      for (int bx = 0; bx < (gx << l); ++bx)
+        if (block_code(bx, by) != 0) ++counts[static_cast<std::size_t>(by >> l) * static_cast<std::size_t>(gx) + static_cast<std::size_t>(bx >> l)];
+    group_counts_.push_back(std::move(counts));
+  }
+}
+
+void grid_map::count_open_change(int bx, int by, int delta) {
+  for (std::size_t i = 0; i < group_counts_.size(); ++i) {
+    const int l = static_cast<int>(i) + 1, gx = blocks_x_ >> l, gy = blocks_y_ >> l;
+    if ((bx >> l) >= gx || (by >> l) >= gy) continue;  // in no whole group of this level (nor of higher ones)
+    group_counts_[i][static_cast<std::size_t>(by >> l) * static_cast<std::size_t>(gx) + static_cast<std::size_t>(bx >> l)] +=
+        static_cast<std::uint32_t>(delta);
+  }
+}
+
+int grid_map::open_group_level(int bx, int by, int max_level) const {
+  if (bx < 0 || by < 0 || bx >= blocks_x_ || by >= blocks_y_) return 0;
+  const int top = max_level < open_group_levels() ? max_level : open_group_levels();
+  int level = 0;
+  for (int l = 1; l <= top; ++l) {  // a group that is not open holds no open group above it
+    const int gx = blocks_x_ >> l, gy = blocks_y_ >> l;
+    if ((bx >> l) >= gx || (by >> l) >= gy) break;
+    if (group_counts_[static_cast<std::size_t>(l - 1)][static_cast<std::size_t>(by >> l) * static_cast<std::size_t>(gx) +
+                                                      static_cast<std::size_t>(bx >> l)] != 0)
+      break;
+    level = l;
+  }
+  return level;
 }
 
 void grid_map::set_blocked(int x, int y, bool is_blocked) {
@@ -52,7 +96,10 @@ void grid_map::set_blocked(int x, int y, bool is_blocked) {
   std::uint32_t& code =
       codes_[static_cast<std::size_t>(y / b) * static_cast<std::size_t>(blocks_x_) + static_cast<std::size_t>(x / b)];
   const std::uint32_t cbit = 1u << ((y % b) * b + (x % b));
+  const bool was_open = code == 0;
   code = is_blocked ? (code | cbit) : (code & ~cbit);
+  if (was_open != (code == 0)) count_open_change(x / b, y / b, was_open ? 1 : -1);
+  ++(is_blocked ? cells_blocked_ : cells_freed_);
   update_components(x, y, is_blocked);
 }
 

@@ -69,6 +69,24 @@ class grid_map {
   // Rebuilds the block codes for another block size (a database with another b).
   void set_block_size(int block);
 
+  // Open groups: the largest level L <= max_level such that the aligned group of
+  // 2^L x 2^L blocks holding block (bx, by) lies wholly inside the map's blocks and every
+  // block of it is open (pattern_code 0); 0 when none (level 0 is the block itself). Read
+  // from a count of the blocks that are not open in each group of each level, which
+  // set_blocked keeps current in O(levels) when a block turns open or not: O(levels), no
+  // preprocessing, never stale. Levels above open_group_levels() are never open.
+  int open_group_level(int bx, int by, int max_level) const;
+  // The highest level a group fits in the map's blocks (0 when even 2 x 2 blocks do not).
+  int open_group_levels() const { return static_cast<int>(group_counts_.size()); }
+
+  // Changes, for caches of the map kept outside it (lddb/landmarks.hpp): identity() is
+  // unique to this object (a copy gets its own), and the counters count the cells
+  // set_blocked has freed or blocked since the map was made. A cache built when
+  // cells_freed() was n stays a lower bound on every distance while it is n.
+  std::uint64_t identity() const { return identity_.value; }
+  std::uint64_t cells_freed() const { return cells_freed_; }
+  std::uint64_t cells_blocked() const { return cells_blocked_; }
+
   // Number of blocked cells (for reports).
   std::uint64_t blocked_count() const;
 
@@ -79,12 +97,36 @@ class grid_map {
 
  private:
   void rebuild_codes();
+  void rebuild_group_counts();
+  void count_open_change(int bx, int by, int delta);
   int width_, height_, block_;
   int blocks_x_ = 0, blocks_y_ = 0;
   std::size_t words_;  // 64-bit words per row
   std::uint32_t full_code_ = 0;
   std::vector<std::uint64_t> row_bits_;
   std::vector<std::uint32_t> codes_;
+  // group_counts_[L - 1]: for each aligned group of 2^L x 2^L blocks (row-major, groups
+  // that do not fit the map left out), how many of its blocks are not open.
+  std::vector<std::vector<std::uint32_t>> group_counts_;
+  std::uint64_t cells_freed_ = 0, cells_blocked_ = 0;
+  // A copy is another map, so it gets a new identity; a move keeps it (the map moved,
+  // e.g. into a container) and leaves the moved-from object a new one.
+  struct identity_token {
+    identity_token();
+    identity_token(const identity_token&) : identity_token() {}
+    identity_token& operator=(const identity_token&) {
+      value = identity_token().value;
+      return *this;
+    }
+    identity_token(identity_token&& o) noexcept : value(o.value) { o.value = identity_token().value; }
+    identity_token& operator=(identity_token&& o) noexcept {
+      value = o.value;
+      o.value = identity_token().value;
+      return *this;
+    }
+    std::uint64_t value;
+  };
+  identity_token identity_;
   // The labels (runtime/src/components.cpp): a cache of the cells, so a copy starts
   // without them and builds its own when asked.
   struct components;

@@ -61,22 +61,16 @@ struct square_nodes {
 inline int square_level(const grid_map& map, point start, point goal, int bx, int by) {
   if (map.block_code(bx, by) != 0) return 0;  // on cluttered maps, most blocks stop here
   // The group of k x k blocks (aligned) around (bx, by) is a square when its blocks are all
-  // open and it does not hold the start or goal, on its border included: those keep their
-  // blocks and their local searches. A 4 x 4 group holds a 2 x 2 one, so that goes first.
-  const int b = map.block();
-  int level = 0;
-  for (int l = 1; l <= kSquareLevels; ++l) {
-    const int k = 1 << l, sx = bx & ~(k - 1), sy = by & ~(k - 1);
-    if (sx + k > map.blocks_x() || sy + k > map.blocks_y()) break;
-    const int x0 = sx * b, y0 = sy * b, x1 = x0 + k * b, y1 = y0 + k * b;
+  // open (the map's group counts say so in O(levels)) and it does not hold the start or
+  // goal, on its border included: those keep their blocks and their local searches. A
+  // 4 x 4 group holds a 2 x 2 one, so that goes first.
+  const int b = map.block(), open = map.open_group_level(bx, by, kSquareLevels);
+  for (int l = 1; l <= open; ++l) {
+    const int k = 1 << l, x0 = (bx & ~(k - 1)) * b, y0 = (by & ~(k - 1)) * b, x1 = x0 + k * b, y1 = y0 + k * b;
     auto inside = [&](point p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
-    if (inside(start) || inside(goal)) break;
-    for (int y = sy; y < sy + k; ++y)  // one block at a time: the first blocked one says no
-      for (int x = sx; x < sx + k; ++x)
-        if (map.block_code(x, y) != 0) return level;
-    level = l;
+    if (inside(start) || inside(goal)) return l - 1;
   }
-  return level;
+  return open;
 }
 
 // Which of a square's links are legal and which of its points can hand a g-value on.
