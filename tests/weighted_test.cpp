@@ -34,6 +34,7 @@
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
 #include "oracle.hpp"
+#include "test_db.hpp"
 #include "test_map.hpp"
 #include "test_rng.hpp"
 
@@ -76,25 +77,7 @@ class failures {
   int count_ = 0;
 };
 
-// The shipped databases for the default rules (b = 4); the variants generated in memory at
-// b = 3, once per process.
-const lddb::database& db_for(const rule& r) {
-  static std::map<std::string, std::shared_ptr<const lddb::database>> cache;
-  const std::string key = r.name();
-  if (auto it = cache.find(key); it != cache.end()) return *it->second;
-  lddb::database::open_result opened;
-  if (r == rule::tile() || r == rule::octile() || r == rule::any_angle()) {
-    opened = lddb::database::open(std::string(LDDB_SOURCE_DIR) + "/lddb/" + key + "-4.lddb");
-  } else {
-    lddb::recipe rc;
-    rc.movement = r;
-    rc.block = 3;
-    rc.zstd_level = 3;
-    opened = lddb::database::open_bytes(lddb::encode_database(lddb::generate(rc, {})), "generated " + key);
-  }
-  if (!opened) throw std::runtime_error("cannot open the database for " + key + ": " + opened.message);
-  return *cache.emplace(key, opened.db).first->second;
-}
+using lddb_test::db_for;
 
 std::vector<rule> all_rules() {
   return {rule::tile(),

@@ -54,9 +54,14 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   search_stats& stats = res.stats;
   const weight_factor weight = weight_factor::of(options.weight);
   const bool reopen = weight.is_one() || H == heuristic_kind::euclidean;
+  const landmark_bound landmarks(usable_landmarks(options, map), goal);  // consistent, like H
+  const auto h_of = [&](int x, int y) {
+    const cost_t h = heuristic_cost(H, r, x, y, goal.x, goal.y), l = landmarks({x, y});
+    return weight(h > l ? h : l);
+  };
 
   st.touch(sid).g = 0;
-  st.push(sid, weight(heuristic_cost(H, r, start.x, start.y, goal.x, goal.y)), 0);
+  st.push(sid, h_of(start.x, start.y), 0);
   ++stats.generated;
   bool found = false;
   while (!st.open_empty()) {
@@ -96,7 +101,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
         st.decrease(vid, ng + st.open_h(vid), ng);
       } else {  // new, or re-opened
         v.pos = node_search::kNotOpen;
-        st.push(vid, ng + weight(heuristic_cost(H, r, ux + dx, uy + dy, goal.x, goal.y)), ng);
+        st.push(vid, ng + h_of(ux + dx, uy + dy), ng);
       }
     }
   }

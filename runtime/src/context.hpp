@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "lddb/landmarks.hpp"
 #include "lddb/search.hpp"
 
 namespace lddb {
@@ -29,6 +30,14 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 // range (invalid_option).
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res);
+
+// search_options::landmarks when a search may use them on this map: set, not empty and
+// current (no cell freed since they were built); nullptr otherwise (the rule's own
+// heuristic alone). prepare_endpoints has checked their rule.
+inline const landmark_set* usable_landmarks(const search_options& options, const grid_map& map) {
+  const landmark_set* l = options.landmarks;
+  return l != nullptr && l->current_for(map) ? l : nullptr;
+}
 
 // search_options::component_check: true when the map's component labels show that no path
 // joins start and goal, valid endpoints (prepare_endpoints), so the search can answer

@@ -10,6 +10,7 @@
 #endif
 
 #include "lddb/cost.hpp"
+#include "lddb/landmarks.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/point.hpp"
 #include "lddb/search.hpp"
@@ -35,6 +36,38 @@ inline cost_t heuristic_cost(heuristic_kind h, const rule& r, int x0, int y0, in
   }
   return 0;
 }
+
+// The landmarks' lower bound on the cost from a point to one goal (lddb/landmarks.hpp),
+// with the goal's distances looked up once. Inactive (0 everywhere) without a set.
+class landmark_bound {
+ public:
+  landmark_bound() = default;
+  landmark_bound(const landmark_set* set, point goal) {
+    if (set == nullptr || !set->has_point(goal)) return;
+    set_ = set;
+    goal_ = set->distances(goal);
+    count_ = set->size();
+    shift_ = set->shift();
+  }
+  bool active() const { return set_ != nullptr; }
+  cost_t operator()(point p) const {
+    if (set_ == nullptr || !set_->has_point(p)) return 0;
+    const std::uint32_t* d = set_->distances(p);
+    std::uint32_t best = 0;
+    for (int i = 0; i < count_; ++i) {
+      const std::uint32_t a = goal_[i], b = d[i];
+      if (a == landmark_set::kUnreached || b == landmark_set::kUnreached) continue;
+      const std::uint32_t diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+    return static_cast<cost_t>(best) << shift_;
+  }
+
+ private:
+  const landmark_set* set_ = nullptr;
+  const std::uint32_t* goal_ = nullptr;
+  int count_ = 0, shift_ = 0;
+};
 
 // search_options::weight as a factor in fixed point: h * units >> kWeightShift. Integer, so
 // every platform orders OPEN alike; rounded down, so the bound holds for the weight asked

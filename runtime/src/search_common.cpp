@@ -4,6 +4,7 @@
 #include <string>
 
 #include "context.hpp"
+#include "lddb/landmarks.hpp"
 #include "lddb/search.hpp"
 #include "lddb/segments.hpp"
 
@@ -77,6 +78,12 @@ bool prepare_endpoints(const rule& r, const grid_map& map, point start, point go
     res.status = search_status::invalid_option;
     set_message(res.message, "search_options::weight %g is out of range: a weight must be a finite number from 1 to %g",
                 options.weight, search_options::kMaxWeight);
+    return false;
+  }
+  if (options.landmarks != nullptr && !options.landmarks->empty() && !(options.landmarks->rule_of() == r)) {
+    res.status = search_status::invalid_option;
+    res.message = "search_options::landmarks were built for rule " + options.landmarks->rule_of().name() +
+                  ", but the query's rule is " + r.name();
     return false;
   }
   const auto check = r.on_vertices() ? check_vertex : check_cell;

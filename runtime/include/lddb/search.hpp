@@ -23,6 +23,8 @@
 
 namespace lddb {
 
+class landmark_set;  // lddb/landmarks.hpp
+
 enum class heuristic_kind : std::uint8_t { zero, manhattan, octile, euclidean };
 // The admissible default for a rule: Manhattan for tile, octile for octile, Euclidean for
 // any-angle.
@@ -115,6 +117,13 @@ struct search_options {
   // value gives invalid_option.
   double weight = 1.0;
   static constexpr double kMaxWeight = 16;
+  // Differential heuristic (lddb/landmarks.hpp): every search then orders OPEN by
+  // max(heuristic, the landmarks' lower bound). The set must be for the query's rule
+  // (else invalid_option). While it is not current_for the map (a cell was freed since it
+  // was built, or it was built from another map) the search uses `heuristic` alone, which
+  // is always safe. Tile and octile stay optimal; Block A*'s any-angle paths keep their
+  // cost. The set must outlive the query; several threads may share one.
+  const landmark_set* landmarks = nullptr;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
 

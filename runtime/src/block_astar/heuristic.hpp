@@ -21,18 +21,26 @@ concept block_heuristic = requires(const H& h, point p, const point* points, std
   h.h_batch(p, points, which, out);  // out[i] = h(p + points[i]) for each bit i of which
 };
 
-// The distance to the goal in open space of heuristic_kind (search_options::heuristic).
+// The distance to the goal in open space of heuristic_kind (search_options::heuristic),
+// raised to the landmarks' lower bound where the query has usable landmarks (both are
+// consistent, so their maximum is).
 class goal_distance {
  public:
-  goal_distance(heuristic_kind kind, const rule& r, point goal) : kind_(kind), rule_(r), goal_(goal) {}
+  goal_distance(heuristic_kind kind, const rule& r, point goal, const landmark_set* landmarks)
+      : kind_(kind), rule_(r), goal_(goal), landmarks_(landmarks, goal) {}
 
-  cost_t h(point p) const { return heuristic_cost(kind_, rule_, p.x, p.y, goal_.x, goal_.y); }
+  cost_t h(point p) const {
+    const cost_t h = heuristic_cost(kind_, rule_, p.x, p.y, goal_.x, goal_.y);
+    if (!landmarks_.active()) return h;
+    const cost_t l = landmarks_(p);
+    return h > l ? h : l;
+  }
 
   // A node's boundary points at origin + points[i], i < 64. Euclidean: the square roots
   // together, so that each does not wait on the last (the same operations as h, so the
   // same results).
   void h_batch(point origin, const point* points, std::uint64_t which, cost_t* out) const {
-    if (kind_ != heuristic_kind::euclidean) {
+    if (kind_ != heuristic_kind::euclidean || landmarks_.active()) {
       for (; which; which &= which - 1) {
         const int i = __builtin_ctzll(which);
         out[i] = h({origin.x + points[i].x, origin.y + points[i].y});
@@ -57,6 +65,7 @@ class goal_distance {
   heuristic_kind kind_;
   const rule& rule_;
   point goal_;
+  landmark_bound landmarks_;
 };
 static_assert(block_heuristic<goal_distance>);
 

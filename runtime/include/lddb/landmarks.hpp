@@ -1,0 +1,133 @@
+// lddb/landmarks.hpp: differential (landmark) heuristics, kept honest as the map changes.
+//
+// A landmark L is a point with a table of its distance d(L, n) to every point n of the map.
+// By the triangle inequality, |d(L, goal) - d(L, n)| <= d(n, goal), so the largest of these
+// over K landmarks is a lower bound on the distance to the goal that, on maps with walls,
+// mazes and rooms, is far tighter than the straight-line estimate (Goldberg & Harrelson
+// 2005; the differential heuristic of ../shared/seeds/001). A search given a landmark_set
+// (search_options::landmarks) takes h = max(the rule's own heuristic, that bound).
+//
+// Which distances. Tile and octile: the least cost of the rule's moves, from a Dijkstra
+// over the cells (a breadth-first search for tile). Block A* searches exactly this graph
+// (its blocks' stored costs are least costs of the same moves), so the bound is admissible
+// and consistent for it and for A*: both stay optimal. Any-angle: the least cost of unit
+// moves between vertices (along cell edges and across free cells) under the relaxed rule
+// any-angle:squeeze=allowed, times cos(pi/8) and a hair: a legal segment from u to v is
+// followed by such moves at no more than its octile length, which is at most 1/cos(pi/8)
+// times its Euclidean length, so the scaled distance is at most the shortest any-angle
+// path's length, and hence below every path Block A*, Theta* or Lazy Theta* can return
+// (tests/landmarks_test.cpp checks it against the exact any-angle distances). It never
+// lengthens a Block A* path: with a consistent lower bound Block A* still returns the least
+// cost over its own graph.
+//
+// Distances are stored as 32-bit counts of a unit of 2^shift cost units, with each move's
+// cost rounded down to that unit before the search, so the table is an exact least cost of
+// moves that cost no more than the rule's: the bound stays admissible and consistent, and
+// no floating point touches a query. 4 bytes a cell (or vertex) a landmark.
+//
+// Changing maps (grid_map::set_blocked). Blocking cells only makes distances longer, so old
+// tables stay lower bounds; freeing cells can make them too long. A set remembers the map
+// it was built from (grid_map::identity) and how many cells that map had freed
+// (grid_map::cells_freed): current_for(map) is false once a cell is freed, and a search
+// then falls back on the rule's own heuristic for that query (safe, just slower) while
+// landmark_builder builds a new set in slices between frames or on a worker thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "lddb/cost.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/point.hpp"
+#include "lddb/rule.hpp"
+
+namespace lddb {
+
+// Where landmarks go. farthest: each next landmark at the point farthest (by the tables
+// already built) from the ones before, the first at the point farthest from a seeded
+// random start; it spreads them to the map's extremities, where the bound is tightest.
+// random: seeded random points of the same component.
+enum class landmark_placement : std::uint8_t { farthest, random };
+const char* landmark_placement_name(landmark_placement p);
+std::optional<landmark_placement> parse_landmark_placement(std::string_view text);
+
+class landmark_builder;
+
+class landmark_set {
+ public:
+  static constexpr int kMaxLandmarks = 32;
+  static constexpr std::uint32_t kUnreached = 0xFFFFFFFFu;  // a point no path joins to the landmark
+
+  landmark_set() = default;  // no landmarks: lower_bound is 0
+
+  // Builds `count` (1..kMaxLandmarks) landmarks for rule r on the map, all at once (see
+  // landmark_builder for slices). Throws std::invalid_argument for a count out of range or
+  // a map with no free cell. The same map, rule, count, placement and seed give the same
+  // set on every platform.
+  static landmark_set build(const rule& r, const grid_map& map, int count,
+                            landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1);
+
+  int size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  const rule& rule_of() const { return rule_; }
+  // The landmarks: cells for tile and octile, vertices for any-angle.
+  const std::vector<point>& points() const { return points_; }
+  // Built from this map object with no cell freed since (blocking keeps it admissible).
+  bool current_for(const grid_map& map) const {
+    return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_ &&
+           map.width() == width_ && map.height() == height_;
+  }
+  std::size_t memory_bytes() const { return table_.size() * sizeof(std::uint32_t); }
+
+  // The lower bound on the rule's least cost from a to b (cells or vertices), fixed point;
+  // 0 for points off the map or not joined to a landmark. Meaningful while current_for the
+  // map (the searches check that; this does not).
+  cost_t lower_bound(point a, point b) const;
+
+  // For the searches: the landmarks' distances to point p, K values, and the unit.
+  const std::uint32_t* distances(point p) const {
+    return table_.data() + (static_cast<std::size_t>(p.y) * static_cast<std::size_t>(stride_) +
+                            static_cast<std::size_t>(p.x)) * static_cast<std::size_t>(count_);
+  }
+  int shift() const { return shift_; }  // a stored unit is 2^shift cost units
+  // Points a table has a column for: width x height cells, or (width+1) x (height+1) vertices.
+  bool has_point(point p) const { return p.x >= 0 && p.y >= 0 && p.x < stride_ && p.y < rows_; }
+
+ private:
+  friend class landmark_builder;
+  rule rule_{};
+  int count_ = 0, width_ = 0, height_ = 0, stride_ = 0, rows_ = 0, shift_ = 0;
+  std::uint64_t map_identity_ = 0, cells_freed_ = 0;
+  std::vector<point> points_;
+  std::vector<std::uint32_t> table_;  // point-major: K distances per point
+};
+
+// Builds a landmark_set a slice at a time. The constructor copies the map (so the game may
+// go on changing its own); step() does at most about `work` units (points settled or
+// scanned) and returns true once the set is complete; take() then hands it over. The
+// result describes the map as it was when the builder was made: current_for(map) holds
+// if no cell of the map has been freed since. A builder may run on a worker thread while
+// searches use the old set on the game's thread; it shares nothing with them.
+class landmark_builder {
+ public:
+  landmark_builder(const rule& r, const grid_map& map, int count,
+                   landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1);
+  ~landmark_builder();
+  landmark_builder(landmark_builder&&) noexcept;
+  landmark_builder& operator=(landmark_builder&&) noexcept;
+  bool step(std::uint64_t work);
+  bool done() const;
+  // Fraction of the work done, for progress reports (0 to 1).
+  double progress() const;
+  landmark_set take();  // the set once done(); throws std::logic_error before
+
+ private:
+  struct state;
+  std::unique_ptr<state> s_;
+};
+
+}  // namespace lddb
