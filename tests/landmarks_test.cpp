@@ -22,6 +22,8 @@
 //                                  searches and changes its map
 //   Refused.BadInput               counts out of range, a fully blocked map, a set for
 //                                  another rule (invalid_option with both rule names)
+//   Cli.Landmarks                  solve, bench and render with --landmarks: the same
+//                                  lengths with fewer expansions; bad values are usage errors
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "lddb/checker.hpp"
 #include "lddb/format.hpp"
 #include "lddb/generator.hpp"
@@ -320,6 +323,62 @@ TEST(Refused, BadInput) {
   EXPECT_EQ(lddb::parse_landmark_placement("farthest"), lddb::landmark_placement::farthest);
   EXPECT_EQ(lddb::parse_landmark_placement("random"), lddb::landmark_placement::random);
   EXPECT_FALSE(lddb::parse_landmark_placement("middle"));
+}
+
+// A maze with a scenario of its own queries: the search commands with and without landmarks.
+TEST(Cli, Landmarks) {
+  const auto dir = cli_support::fresh_scratch_dir("landmarks_test");
+  const grid_map maze = lddb::make_maze_map(48, 40, 1, 7);
+  std::string rows = "type octile\nheight 40\nwidth 48\nmap\n";
+  for (int y = 0; y < 40; ++y) {
+    for (int x = 0; x < 48; ++x) rows += maze.blocked(x, y) ? '@' : '.';
+    rows += "\n";
+  }
+  cli_support::write_file(dir / "m.map", rows);
+  std::string scen = "version 1\n";
+  lddb_test::rng g{3};
+  lddb::search_context ctx;
+  for (int q = 0; q < 20; ++q) {
+    const point s = lddb_test::random_free_cell(g, maze), t = lddb_test::random_free_cell(g, maze);
+    const search_result r = lddb::astar(rule::octile(), maze, s, t, search_options(lddb::heuristic_kind::octile), ctx);
+    char line[160];
+    std::snprintf(line, sizeof line, "0\tm.map\t48\t40\t%d\t%d\t%d\t%d\t%.8f\n", s.x, s.y, t.x, t.y, r.length);
+    scen += line;
+  }
+  cli_support::write_file(dir / "m.map.scen", scen);
+  const std::string env = "LDDB_DATA_DIR=" + cli_support::quote(std::string(LDDB_SOURCE_DIR) + "/lddb");
+  // bench checks every length against the scenario's optima: exit 0 means all optimal.
+  auto mean_expanded = [&](const std::string& extra) {
+    const auto r = cli_support::run_in(dir, "bench --scen " + cli_support::quote(dir / "m.map.scen") + " " + extra, env);
+    EXPECT_EQ(r.status, 0) << r.all();
+    const std::size_t at = r.out.find("\nall ");
+    EXPECT_NE(at, std::string::npos) << r.out;
+    double fields[6] = {};
+    std::sscanf(r.out.c_str() + at + 5, "%lf %lf %lf %lf %lf", &fields[0], &fields[1], &fields[2], &fields[3], &fields[4]);
+    return std::pair<double, std::string>(fields[4], r.out);
+  };
+  for (const char* algo : {"block-astar", "astar"}) {
+    const auto plain = mean_expanded(std::string("--algo ") + algo);
+    const auto with = mean_expanded(std::string("--algo ") + algo + " --landmarks 4 --landmark-placement random");
+    EXPECT_LT(with.first, plain.first) << with.second;
+    EXPECT_NE(with.second.find("landmarks: 4 a map (random)"), std::string::npos) << with.second;
+  }
+  const std::string map = "--map " + cli_support::quote(dir / "m.map");
+  const point s = lddb_test::random_free_cell(g, maze), t = lddb_test::random_free_cell(g, maze);
+  const std::string ends = " --from " + std::to_string(s.x) + "," + std::to_string(s.y) + " --to " + std::to_string(t.x) +
+                           "," + std::to_string(t.y);
+  auto r = cli_support::run_in(dir, "solve " + map + ends + " --landmarks 3 --json", env);
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("\"landmarks\": 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"valid\": true"), std::string::npos) << r.out;
+  r = cli_support::run_in(dir, "render " + map + ends + " --landmarks 2 --out " + cli_support::quote(dir / "m.svg"), env);
+  ASSERT_EQ(r.status, 0) << r.all();
+  EXPECT_NE(r.out.find("2 landmarks (farthest)"), std::string::npos) << r.out;
+  for (const char* bad : {"--landmarks 33", "--landmarks -1", "--landmarks x", "--landmark-placement middle"}) {
+    r = cli_support::run_in(dir, "solve " + map + ends + " " + bad, env);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.all();
+    EXPECT_NE(r.err.find("--landmark"), std::string::npos) << r.all();
+  }
 }
 
 }  // namespace

@@ -177,6 +177,12 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   }
   s.heuristic = o.heuristic ? parse_heuristic(*o.heuristic, "--heuristic") : default_heuristic(s.movement);
   if (o.weight) s.weight = parse_weight(*o.weight, "--weight");
+  s.landmarks = o.landmarks;
+  if (o.placement) {
+    const std::optional<landmark_placement> p = parse_landmark_placement(*o.placement);
+    if (!p) throw usage_error("--landmark-placement: '" + *o.placement + "' is not a placement: expected farthest or random");
+    s.placement = *p;
+  }
   return s;
 }
 
@@ -206,16 +212,17 @@ std::string endpoint_problem(const rule& r, const grid_map& map, point p) {
 // ----------------------------------------------------------------------------- one query
 
 query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
-                    bool record_expanded) {
+                    bool record_expanded, const landmark_set* landmarks) {
   query_run q;
-  run_search(s, map, start, goal, ctx, q, record_expanded);
+  run_search(s, map, start, goal, ctx, q, record_expanded, landmarks);
   finish_query(s, map, start, goal, q);
   return q;
 }
 
 void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
-                query_run& q, bool record_expanded) {
+                query_run& q, bool record_expanded, const landmark_set* landmarks) {
   search_options options(s.heuristic);
+  options.landmarks = landmarks;
   options.record_expanded = record_expanded;
   options.open_squares = s.open_squares;
   options.weight = s.weight;

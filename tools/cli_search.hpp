@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "cli_common.hpp"
+#include "cli_options.hpp"
 #include "lddb/checker.hpp"
 #include "lddb/data_dir.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/landmarks.hpp"
 #include "lddb/search.hpp"
 
 namespace lddb::cli {
@@ -57,6 +59,8 @@ struct search_setup {
   bool smooth = false;
   bool open_squares = true;   // search_options::open_squares (any-angle Block A*)
   double weight = 1;          // search_options::weight
+  int landmarks = 0;          // landmarks to build for each map (0: none)
+  landmark_placement placement = landmark_placement::farthest;
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
 };
 struct setup_options {
@@ -64,10 +68,24 @@ struct setup_options {
   bool smooth = false;
   bool fixed_blocks = false;
   std::optional<std::string> weight{};  // --weight
+  int landmarks = 0;                     // --landmarks
+  std::optional<std::string> placement{};  // --landmark-placement
 };
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).
 int block_size_for(const search_setup& s);
+
+// The options --landmarks K and --landmark-placement, on a search command.
+void add_landmark_options(CLI::App* cmd, int& count, std::optional<std::string>& placement);
+// The landmarks a setup asks for, built for one map (nullopt when it asks for none), with
+// what they took: the build's wall time and the tables' bytes.
+struct map_landmarks {
+  landmark_set set;
+  landmark_placement placement = landmark_placement::farthest;
+  double build_ms = 0;
+  std::string text() const;  // "8 landmarks (farthest), built in 41.2 ms, 8.0 MiB"
+};
+std::optional<map_landmarks> build_landmarks(const search_setup& s, const grid_map& map);
 
 // Opens a database or throws failure naming it.
 std::shared_ptr<const database> open_database(const std::string& path);
@@ -92,13 +110,13 @@ struct query_run {
   std::size_t state_bytes = 0;  // ctx.memory_bytes() right after the search
 };
 query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
-                    bool record_expanded = false);
+                    bool record_expanded = false, const landmark_set* landmarks = nullptr);
 // run_query in two steps, for callers that reuse their query_runs (the result's vectors
 // keep their capacity) or run the steps on several threads: run_search makes the timed
 // search call alone (result, search_ns, state_bytes); finish_query then smooths when asked
 // and checks the path (path, length, check, smooth_ns).
 void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
-                query_run& q, bool record_expanded = false);
+                query_run& q, bool record_expanded = false, const landmark_set* landmarks = nullptr);
 void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q);
 
 // ----------------------------------------------------------------------------- output

@@ -51,7 +51,8 @@ namespace {
 
 struct bench_args {
   std::string scen;  // a .scen file or a folder searched for *.scen
-  std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths, weight;
+  std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths, weight, placement;
+  int landmarks = 0;
   std::string algo = "block-astar";
   bool smooth = false;
   bool fixed_blocks = false;
@@ -156,7 +157,8 @@ int run_bench(const bench_args& a) {
   if (a.scen.empty()) throw usage_error("--scen is required (a .scen file or a folder)");
   const algorithm algo = parse_algorithm(a.algo, "--algo");
   const search_setup s =
-      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight});
+      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.landmarks,
+                                     a.placement});
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
     throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");
@@ -196,6 +198,9 @@ int run_bench(const bench_args& a) {
   pending_skip.reserve(batch_size);
   std::string loaded_path;
   std::optional<grid_map> map;
+  std::optional<map_landmarks> landmarks;  // of `map`, when --landmarks asks
+  double landmark_ms = 0, landmark_ms_max = 0;
+  std::size_t landmark_maps = 0, landmark_bytes_max = 0;
   std::uint64_t id = 0;
   std::uint64_t wall_ns = 0, summed_search_ns = 0;
   std::size_t state_bytes = 0;
@@ -223,7 +228,8 @@ int run_bench(const bench_args& a) {
     if (n == 0) return;
     const auto t0 = std::chrono::steady_clock::now();
     solver.for_each(n, [&](std::size_t i, search_context& ctx) {
-      if (!pending_skip[i]) run_search(s, *map, pending[i].start, pending[i].goal, ctx, runs[i]);
+      if (!pending_skip[i])
+        run_search(s, *map, pending[i].start, pending[i].goal, ctx, runs[i], false, landmarks ? &landmarks->set : nullptr);
     });
     wall_ns += static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
@@ -316,6 +322,13 @@ int run_bench(const bench_args& a) {
         run_pending();  // on the map they were read for
         map = load_map_or_fail(map_path, block);
         loaded_path = map_path;
+        landmarks = build_landmarks(s, *map);  // off the clock of the searches
+        if (landmarks) {
+          ++landmark_maps;
+          landmark_ms += landmarks->build_ms;
+          landmark_ms_max = std::max(landmark_ms_max, landmarks->build_ms);
+          landmark_bytes_max = std::max(landmark_bytes_max, landmarks->set.memory_bytes());
+        }
       }
       if (map->width() != q.map_width || map->height() != q.map_height)
         throw failure(file + ":" + std::to_string(q.line) + ": the scenario says the map is " +
@@ -374,6 +387,11 @@ int run_bench(const bench_args& a) {
               solver.threads() == 1 ? "" : "s", format_fixed(wall_s, 3).c_str(),
               wall_ns ? format_fixed(static_cast<double>(all.queries) / wall_s, 1).c_str() : "-",
               format_fixed(static_cast<double>(summed_search_ns) / 1e9, 3).c_str());
+  if (landmark_maps)
+    std::printf("landmarks: %d a map (%s), built for %zu map%s in %s s (at most %s ms and %s MiB a map; not in the search times)\n",
+                s.landmarks, landmark_placement_name(s.placement), landmark_maps, landmark_maps == 1 ? "" : "s",
+                format_fixed(landmark_ms / 1000.0, 3).c_str(), format_fixed(landmark_ms_max, 1).c_str(),
+                format_fixed(static_cast<double>(landmark_bytes_max) / (1024.0 * 1024.0), 1).c_str());
   std::size_t contexts_bytes = 0;
   for (unsigned w = 0; w < solver.threads(); ++w) contexts_bytes += solver.context(w).memory_bytes();
   std::printf("search state: %zu bytes at most (search_context::memory_bytes after a query)", state_bytes);
@@ -408,6 +426,7 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
+  add_landmark_options(cmd, a->landmarks, a->placement);
   cmd->add_flag("--smooth", a->smooth, "Smooth every path (timed apart)");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   cmd->add_option("--csv", a->csv, "Write one CSV row per query here");

@@ -17,7 +17,8 @@ namespace {
 
 struct render_args {
   std::string map;
-  std::optional<std::string> from, to, rule_text, lddb, heuristic, weight;
+  std::optional<std::string> from, to, rule_text, lddb, heuristic, weight, placement;
+  int landmarks = 0;
   std::vector<std::string> algos;
   bool smooth = false;
   bool fixed_blocks = false;
@@ -45,7 +46,7 @@ int run_render(const render_args& a) {
   for (const std::string& spec : specs) {
     const std::size_t colon = spec.find(':');
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
-    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth, a.fixed_blocks, a.weight};
+    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.landmarks, a.placement};
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -102,9 +103,12 @@ int run_render(const render_args& a) {
     for (const search_setup& s : setups) {
       grid_map own = map;
       own.set_block_size(block_size_for(s));
+      const std::optional<map_landmarks> landmarks = build_landmarks(s, own);
+      if (landmarks) std::printf("%s: %s\n", s.label().c_str(), landmarks->text().c_str());
+      const landmark_set* set = landmarks ? &landmarks->set : nullptr;
       // Timed without recording what it expands, then again recording it for the picture.
-      const query_run timed = run_query(s, own, *from, *to, ctx);
-      runs.push_back(run_query(s, own, *from, *to, ctx, true));
+      const query_run timed = run_query(s, own, *from, *to, ctx, false, set);
+      runs.push_back(run_query(s, own, *from, *to, ctx, true, set));
       runs.back().search_ns = timed.search_ns;
       runs.back().smooth_ns = timed.smooth_ns;
     }
@@ -150,6 +154,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--lddb", a->lddb, "Database for block-astar");
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
+  add_landmark_options(cmd, a->landmarks, a->placement);
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
   cmd->add_option("--out,-o", a->out, "Output .svg file (written atomically)")->required();

@@ -17,7 +17,8 @@ namespace {
 struct solve_args {
   std::string map;
   std::string from, to;
-  std::optional<std::string> rule_text, algo, lddb, heuristic, weight;
+  std::optional<std::string> rule_text, algo, lddb, heuristic, weight, placement;
+  int landmarks = 0;
   bool smooth = false;
   bool json = false;
   bool fixed_blocks = false;  // any-angle Block A* without open squares (the paper's blocks)
@@ -33,15 +34,17 @@ int run_solve(const solve_args& a) {
   const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
   const search_setup s =
-      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight});
+      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.landmarks,
+                                     a.placement});
   const grid_map map = load_map_or_fail(a.map, block_size_for(s));
+  const std::optional<map_landmarks> landmarks = build_landmarks(s, map);
   if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
     throw usage_error("--from: " + why + " in " + a.map);
   if (std::string why = endpoint_problem(s.movement, map, to); !why.empty())
     throw usage_error("--to: " + why + " in " + a.map);
 
   search_context ctx;
-  const query_run q = run_query(s, map, from, to, ctx);
+  const query_run q = run_query(s, map, from, to, ctx, false, landmarks ? &landmarks->set : nullptr);
   const search_result& r = q.result;
   const double us = static_cast<double>(q.search_ns) / 1000.0;
   const char* points = s.movement.on_vertices() ? "vertices" : "cells";
@@ -58,6 +61,12 @@ int run_solve(const solve_args& a) {
     j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
     j["heuristic"] = heuristic_name(s.heuristic);
     j["weight"] = s.weight;
+    if (landmarks) {
+      j["landmarks"] = landmarks->set.size();
+      j["landmark_placement"] = landmark_placement_name(landmarks->placement);
+      j["landmark_build_ms"] = landmarks->build_ms;
+      j["landmark_bytes"] = landmarks->set.memory_bytes();
+    }
     j["smoothed"] = s.smooth;
     if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares;
     j["from"] = {from.x, from.y};
@@ -88,6 +97,7 @@ int run_solve(const solve_args& a) {
     if (s.weight != 1) std::printf(", weight %g", s.weight);
     std::printf("\n");
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
+    if (landmarks) std::printf("landmarks  %s\n", landmarks->text().c_str());
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
     std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());
     if (r.found()) {
@@ -130,6 +140,7 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
+  add_landmark_options(cmd, a->landmarks, a->placement);
   cmd->add_flag("--smooth", a->smooth, "Smooth the path (line-of-sight shortcuts)");
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");

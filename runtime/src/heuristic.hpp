@@ -1,6 +1,7 @@
 // Private: heuristics in fixed-point cost units, shared by every search.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -37,16 +38,39 @@ inline cost_t heuristic_cost(heuristic_kind h, const rule& r, int x0, int y0, in
   return 0;
 }
 
-// The landmarks' lower bound on the cost from a point to one goal (lddb/landmarks.hpp),
-// with the goal's distances looked up once. Inactive (0 everywhere) without a set.
+// The landmarks' lower bound on the cost from a point to one goal (lddb/landmarks.hpp).
+// A query uses the few landmarks that bound its start best (Goldberg & Harrelson's
+// "active" landmarks): the maximum over a subset is as consistent as over all of them,
+// and a bound computed at every generated point costs time in proportion to the
+// landmarks it reads. Inactive (0 everywhere) without a set.
 class landmark_bound {
  public:
+  static constexpr int kActive = 4;
   landmark_bound() = default;
-  landmark_bound(const landmark_set* set, point goal) {
-    if (set == nullptr || !set->has_point(goal)) return;
+  landmark_bound(const landmark_set* set, point start, point goal) {
+    if (set == nullptr || !set->has_point(goal) || !set->has_point(start)) return;
+    const std::uint32_t* g = set->distances(goal);
+    const std::uint32_t* s = set->distances(start);
+    // Rank the landmarks that reach both ends by their bound at the start (larger first,
+    // then by index), keeping kActive.
+    for (int i = 0; i < set->size(); ++i) {
+      if (g[i] == landmark_set::kUnreached || s[i] == landmark_set::kUnreached) continue;
+      const std::uint32_t v = g[i] > s[i] ? g[i] - s[i] : s[i] - g[i];
+      int at = count_;
+      while (at > 0 && rank_[at - 1] < v) --at;
+      if (at >= kActive) continue;
+      const int last = count_ < kActive ? count_ : kActive - 1;
+      for (int j = last; j > at; --j) {
+        rank_[j] = rank_[j - 1];
+        index_[j] = index_[j - 1];
+      }
+      rank_[at] = v;
+      index_[at] = static_cast<std::uint8_t>(i);
+      if (count_ < kActive) ++count_;
+    }
+    if (count_ == 0) return;
+    for (int j = 0; j < count_; ++j) goal_[j] = g[index_[j]];
     set_ = set;
-    goal_ = set->distances(goal);
-    count_ = set->size();
     shift_ = set->shift();
   }
   bool active() const { return set_ != nullptr; }
@@ -54,9 +78,9 @@ class landmark_bound {
     if (set_ == nullptr || !set_->has_point(p)) return 0;
     const std::uint32_t* d = set_->distances(p);
     std::uint32_t best = 0;
-    for (int i = 0; i < count_; ++i) {
-      const std::uint32_t a = goal_[i], b = d[i];
-      if (a == landmark_set::kUnreached || b == landmark_set::kUnreached) continue;
+    for (int j = 0; j < count_; ++j) {
+      const std::uint32_t a = goal_[j], b = d[index_[j]];
+      if (b == landmark_set::kUnreached) continue;  // not joined to the goal: any bound is safe, 0 is
       const std::uint32_t diff = a > b ? a - b : b - a;
       best = diff > best ? diff : best;
     }
@@ -65,8 +89,9 @@ class landmark_bound {
 
  private:
   const landmark_set* set_ = nullptr;
-  const std::uint32_t* goal_ = nullptr;
   int count_ = 0, shift_ = 0;
+  std::array<std::uint32_t, kActive> goal_{}, rank_{};
+  std::array<std::uint8_t, kActive> index_{};
 };
 
 // search_options::weight as a factor in fixed point: h * units >> kWeightShift. Integer, so

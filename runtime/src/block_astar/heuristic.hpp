@@ -26,8 +26,8 @@ concept block_heuristic = requires(const H& h, point p, const point* points, std
 // consistent, so their maximum is).
 class goal_distance {
  public:
-  goal_distance(heuristic_kind kind, const rule& r, point goal, const landmark_set* landmarks)
-      : kind_(kind), rule_(r), goal_(goal), landmarks_(landmarks, goal) {}
+  goal_distance(heuristic_kind kind, const rule& r, point start, point goal, const landmark_set* landmarks)
+      : kind_(kind), rule_(r), goal_(goal), landmarks_(landmarks, start, goal) {}
 
   cost_t h(point p) const {
     const cost_t h = heuristic_cost(kind_, rule_, p.x, p.y, goal_.x, goal_.y);

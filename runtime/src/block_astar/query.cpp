@@ -30,7 +30,7 @@ block_search::block_search(block_search_state& st)
       tie_(rule_.kind == rule_kind::octile),
       // Vertex rules only: a cell block's rows (12 points at b = 4) are too short to gain.
       avx2_(q_.options.vector_kernels && cpu_has_avx2() && rule_.on_vertices() && n_ % 4 == 0),
-      heuristic_(q_.options.heuristic, rule_, q_.goal, usable_landmarks(q_.options, map_)),
+      heuristic_(q_.options.heuristic, rule_, q_.start, q_.goal, usable_landmarks(q_.options, map_)),
       weight_(key_weight(q_.options.weight, rule_, db_.info().scale_log2)) {}
 
 void block_search::build_links() {
