@@ -12,7 +12,12 @@
 # says how the ones we measured were built (ANYA and per-map Block A* of Uras & Koenig;
 # warthog's A* and JPS2).
 #
-# Usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] NAME=PATH...
+# --ours "ARGS" passes more options to our `lddb bench` (e.g. "--landmarks 8"); --baseline
+# LDDB adds a column for another build of lddb (its Block A* with the same database and no
+# extra options), so that a change is measured against the build before it in the same run.
+#
+# Usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours "ARGS"]
+#          [--baseline LDDB] NAME=PATH...
 # Example: bash scripts/bench_public.sh 2 ANYA=/tmp/anya/run_anya "per-map Block A*=/tmp/anya/run_bastar"
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -21,15 +26,21 @@ if [[ ${1:-} =~ ^[0-9]+$ ]]; then
   rounds=$1
   shift
 fi
-rule=any-angle
-if [[ ${1:-} == --rule ]]; then
-  rule=${2:-}
-  shift 2 || true
-fi
+rule=any-angle ours_extra="" baseline=""
+while [[ ${1:-} == --* ]]; do
+  case $1 in
+    --rule) rule=${2:-} ;;
+    --ours) ours_extra=${2:-} ;;
+    --baseline) baseline=${2:-} ;;
+    *) echo "bench_public.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2 || { echo "bench_public.sh: $1 needs a value" >&2; exit 2; }
+done
 if (($# == 0)) || ((rounds < 1)) || [[ ! $rule =~ ^(tile|octile|any-angle)$ ]]; then
-  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] NAME=PATH..." >&2
+  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours \"ARGS\"] [--baseline LDDB] NAME=PATH..." >&2
   exit 2
 fi
+[[ -z $baseline || -x $baseline ]] || { echo "bench_public.sh: --baseline $baseline is not an executable lddb" >&2; exit 2; }
 names=() paths=()
 for spec in "$@"; do
   if [[ $spec != *=* || -z ${spec%%=*} || ! -x ${spec#*=} ]]; then
@@ -54,12 +65,18 @@ if [[ $rule == any-angle ]]; then
   "$lddb" gen --rule any-angle:squeeze=allowed --block 4 --out "$tmp/allowed.lddb" >/dev/null
   ours_db=(--lddb "$tmp/allowed.lddb")
 fi
-# ours MAP SCEN -> "queries mean_length mean_us"
+# ours MAP SCEN [LDDB [ARGS...]] -> "queries mean_length mean_us"
 ours() {
-  local rule_args=(--rule "$rule")
+  local rule_args=(--rule "$rule") program=${3:-$lddb}
   ((${#ours_db[@]})) && rule_args=("${ours_db[@]}")
-  "$lddb" bench --scen "$2" --map "$1" --algo block-astar "${rule_args[@]}" 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'
+  "$program" bench --scen "$2" --map "$1" --algo block-astar "${rule_args[@]}" "${@:4}" 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'
 }
+read -r -a ours_args <<<"$ours_extra"
+# The baseline build runs as one more driver.
+if [[ -n $baseline ]]; then
+  names=("today's build before this one" "${names[@]}")
+  paths=("baseline" "${paths[@]}")
+fi
 # theirs DRIVER MAP SCEN -> "queries mean_length mean_us"
 theirs() {
   "$1" "$2" "$3" | awk '$1 == "queries" { q = $2 } $1 == "mean_length" { l = $2 } $1 == "mean_us" { t = $2 }
@@ -68,7 +85,7 @@ theirs() {
 # least LINE BEST -> the one of the two with the lesser mean time (field 3)
 least() { if [[ -z $2 ]] || awk -v a="$(cut -d' ' -f3 <<<"$1")" -v b="$(cut -d' ' -f3 <<<"$2")" 'BEGIN { exit !(a < b) }'; then echo "$1"; else echo "$2"; fi; }
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule; least of $rounds run(s) each, in turn"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule${ours_extra:+; ours with $ours_extra}; least of $rounds run(s) each, in turn"
 echo
 header="| map | queries | Block A* µs | Block A* length"
 sep="|---|---|---|---"
@@ -85,11 +102,16 @@ for m in "${target_maps[@]}"; do
   declare -a best_theirs=()
   for ((i = 0; i < ${#names[@]}; ++i)); do best_theirs[i]=""; done
   for ((r = 0; r < rounds; ++r)); do
-    line=$(ours "$map" "$scen") || line=""
+    line=$(ours "$map" "$scen" "$lddb" "${ours_args[@]}") || line=""
     [[ -n $line ]] || { echo "bench_public.sh: lddb bench printed no result on $m" >&2; exit 1; }
     best_ours=$(least "$line" "$best_ours")
     for ((i = 0; i < ${#names[@]}; ++i)); do
-      line=$(theirs "${paths[i]}" "$map" "$scen") || { echo "bench_public.sh: ${names[i]} printed no result on $m" >&2; exit 1; }
+      if [[ ${paths[i]} == baseline ]]; then
+        line=$(ours "$map" "$scen" "$baseline") || line=""
+        [[ -n $line ]] || { echo "bench_public.sh: the baseline printed no result on $m" >&2; exit 1; }
+      else
+        line=$(theirs "${paths[i]}" "$map" "$scen") || { echo "bench_public.sh: ${names[i]} printed no result on $m" >&2; exit 1; }
+      fi
       best_theirs[i]=$(least "$line" "${best_theirs[i]}")
     done
   done

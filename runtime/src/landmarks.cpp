@@ -8,6 +8,7 @@
 #include "lddb/landmarks.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -50,6 +51,7 @@ constexpr double kAnyAngleScale = 0.92387953251128675613 * (1.0 - 1.0 / 1024.0);
 
 enum class phase : std::uint8_t { probe, place, search, finished };
 
+
 }  // namespace
 
 struct landmark_builder::state {
@@ -68,6 +70,7 @@ struct landmark_builder::state {
   // landmark's column of the point-major table) and its two queues.
   std::uint32_t* dist = nullptr;
   std::size_t dist_stride = 1;
+  bool in_table = false;  // dist is a column of the tiled table, else the probe's array
   std::vector<std::uint64_t> queue[2];  // key << 32 | point
   std::size_t head[2] = {0, 0};
   // Placement: the best probe so far and the distance from each point to its nearest landmark.
@@ -81,8 +84,11 @@ struct landmark_builder::state {
   state(const rule& rr, const grid_map& m, int k, landmark_placement p, std::uint64_t seed)
       : map(m), r(rr), count(k), placement(p), rng(seed) {}
 
-  std::uint32_t get(std::size_t i) const { return dist[i * dist_stride]; }
-  void put(std::size_t i, std::uint32_t d) { dist[i * dist_stride] = d; }
+  // Point i (row-major) in the array being filled: the probe's own, row-major, or one
+  // landmark's column of the tiled table.
+  std::size_t place(std::size_t i) const { return in_table ? set.slot(at_index(i)) * dist_stride : i; }
+  std::uint32_t get(std::size_t i) const { return dist[place(i)]; }
+  void put(std::size_t i, std::uint32_t d) { dist[place(i)] = d; }
   point at_index(std::size_t i) const {
     const std::size_t stride = static_cast<std::size_t>(set.stride_);
     return {static_cast<int>(i % stride), static_cast<int>(i / stride)};
@@ -188,6 +194,8 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   set.stride_ = map.width() + (s.vertices ? 1 : 0);
   set.rows_ = map.height() + (s.vertices ? 1 : 0);
   s.n = static_cast<std::size_t>(set.stride_) * static_cast<std::size_t>(set.rows_);
+  set.tiles_x_ = (set.stride_ + 3) >> 2;
+  const std::size_t tiled = static_cast<std::size_t>(set.tiles_x_) * static_cast<std::size_t>((set.rows_ + 3) >> 2) * 16;
   // The finest unit at which the longest possible distance (every point on the way, each
   // by the dearer move) still fits 32 bits below kUnreached.
   const double scale = s.vertices ? kAnyAngleScale : 1.0;
@@ -215,7 +223,7 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
     s.tables.vertices_for(relaxed);
   } else
     s.tables.cells_for(r);
-  set.table_.assign(s.n * static_cast<std::size_t>(count), landmark_set::kUnreached);
+  set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
   s.probe.assign(s.n, landmark_set::kUnreached);
   s.dist = s.probe.data();
   s.dist_stride = 1;
@@ -269,6 +277,7 @@ bool landmark_builder::step(std::uint64_t work) {
         s.set.points_.push_back(s.at_index(l));
         s.dist = s.set.table_.data() + s.placed;
         s.dist_stride = static_cast<std::size_t>(s.count);
+        s.in_table = true;
         s.start_search(l);
         s.at = phase::search;
         work -= std::min<std::uint64_t>(work, s.n / 8 + 1);  // the scan

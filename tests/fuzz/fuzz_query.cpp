@@ -2,7 +2,9 @@
 // databases lddb/{tile,octile,any-angle}-4.lddb, checked against independent answers.
 //
 // Input: byte 0 picks the rule (tile, octile, any-angle), the heuristic (the rule's
-// default or zero) and, in bits 3..5, a search_options::weight; bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
+// default or zero), in bits 3..5 a search_options::weight, in bit 6 landmarks (three,
+// built on the map before the first query and kept through the toggles, so that blocked
+// cells leave them current and freed ones stale) and in bit 7 component_check off; bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
 // goal (cells, or vertices for any-angle); byte 7 the density (each obstacle bit taken
 // from 1, 2 or 3 input bits ANDed); then the cells' obstacle bits, row by row (missing bits
 // are free cells). What follows is read as cell toggles, (x, y) byte pairs, applied to the
@@ -21,6 +23,8 @@
 //  * statuses for blocked or off-map endpoints agree with A* / Theta*;
 //  * the same query on a fresh context gives the identical path and cost (determinism and
 //    no state leaking between queries), and the reverse query has the same cost (cells);
+//  * with landmarks, Block A* returns the cost it returns without them (tile and octile:
+//    A*'s and the Dijkstra's, which run without);
 //  * with a weight w > 1, every search (Block A*, A* or Theta* and Lazy Theta*) again: the
 //    status it has at weight 1, a path the checker accepts, and a cost at most w x its cost
 //    at weight 1 (and, for cells, w x the Dijkstra optimum).
@@ -28,6 +32,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -36,6 +41,7 @@
 #include "lddb/checker.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/landmarks.hpp"
 #include "lddb/search.hpp"
 
 #ifndef LDDB_SOURCE_DIR
@@ -178,16 +184,29 @@ void check_weighted(const std::string& who, const rule& r, const lddb::grid_map&
 
 // One query, every check. Returns Block A*'s result for the caller's further checks.
 lddb::search_result check_query(int which, const lddb::grid_map& m, point s, point g, bool zero_h, weight_choice w,
-                                lddb::search_context& warm) {
+                                const lddb::landmark_set* landmarks, bool components, lddb::search_context& warm) {
   const lddb::database& db = shipped(which);
   const rule r = db.movement();
-  const std::string ctx = describe(r, m, s, g);
-  const lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
-  const lddb::search_options ref_opt(lddb::default_heuristic(r));
+  const std::string ctx = describe(r, m, s, g) + (landmarks ? "with landmarks\n" : "") + (components ? "" : "no component check\n");
+  lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
+  opt.landmarks = landmarks;
+  opt.component_check = components;
+  lddb::search_options ref_opt(lddb::default_heuristic(r));
+  ref_opt.component_check = components;
   const lddb::search_result ba = lddb::block_astar(db, m, s, g, opt, warm);
-  require(ba.status != lddb::search_status::rule_mismatch && ba.status != lddb::search_status::budget_exhausted,
-          std::string("unexpected status ") + lddb::search_status_name(ba.status) + "\n" + ctx);
+  require(ba.status != lddb::search_status::rule_mismatch && ba.status != lddb::search_status::budget_exhausted &&
+              ba.status != lddb::search_status::invalid_option,
+          std::string("unexpected status ") + lddb::search_status_name(ba.status) + " " + ba.message + "\n" + ctx);
   if (ba.found()) check_path("Block A*", r, m, s, g, ba, ctx);
+  if (landmarks) {  // a lower bound, current or set aside: the same least cost over Block A*'s graph
+    lddb::search_options plain = opt;
+    plain.landmarks = nullptr;
+    lddb::search_context fresh;
+    const lddb::search_result without = lddb::block_astar(db, m, s, g, plain, fresh);
+    require(without.status == ba.status && without.cost == ba.cost,
+            "Block A* with landmarks: cost " + std::to_string(lddb::cost_to_double(ba.cost)) + ", without " +
+                std::to_string(lddb::cost_to_double(without.cost)) + "\n" + ctx);
+  }
   if (!w.one())
     check_weighted("Block A*", r, m, s, g, opt, w, ba,
                    [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::block_astar(db, m, s, g, o, c); }, ctx);
@@ -263,9 +282,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (blocked) m.set_blocked(x, y, true);
     }
 
+  const bool use_landmarks = (b0 >> 6) & 1u, components = !((b0 >> 7) & 1u);
+  std::optional<lddb::landmark_set> landmarks;
+  if (use_landmarks && m.blocked_count() < static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h))
+    landmarks = lddb::landmark_set::build(shipped(which).movement(), m, 3);
+  const lddb::landmark_set* lm = landmarks ? &*landmarks : nullptr;
+
   lddb::search_context warm;
-  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, warm);
-  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, warm);
+  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, lm, components, warm);
+  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, lm, components, warm);
   if (which != 2 && first.found()) require(back.found() && back.cost == first.cost, "reverse query costs differ (cells)");
 
   // Toggle some cells and ask again on the warm context.
@@ -275,6 +300,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     m.set_blocked(x, y, !m.blocked(x, y));
     changed = true;
   }
-  if (changed) check_query(which, m, s, g, zero_h, weight, warm);
+  if (changed) check_query(which, m, s, g, zero_h, weight, lm, components, warm);
   return 0;
 }

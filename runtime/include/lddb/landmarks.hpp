@@ -23,7 +23,8 @@
 // Distances are stored as 32-bit counts of a unit of 2^shift cost units, with each move's
 // cost rounded down to that unit before the search, so the table is an exact least cost of
 // moves that cost no more than the rule's: the bound stays admissible and consistent, and
-// no floating point touches a query. 4 bytes a cell (or vertex) a landmark.
+// no floating point touches a query. 4 bytes a cell (or vertex) a landmark, rounded up to
+// whole tiles of 4 x 4.
 //
 // Changing maps (grid_map::set_blocked). Blocking cells only makes distances longer, so old
 // tables stay lower bounds; freeing cells can make them too long. A set remembers the map
@@ -88,10 +89,13 @@ class landmark_set {
   // map (the searches check that; this does not).
   cost_t lower_bound(point a, point b) const;
 
-  // For the searches: the landmarks' distances to point p, K values, and the unit.
-  const std::uint32_t* distances(point p) const {
-    return table_.data() + (static_cast<std::size_t>(p.y) * static_cast<std::size_t>(stride_) +
-                            static_cast<std::size_t>(p.x)) * static_cast<std::size_t>(count_);
+  // For the searches: the landmarks' distances to point p (has_point), K values, and the unit.
+  // The table runs by tiles of 4 x 4 points, K values a point, so that the points a Block
+  // A* expansion reads (a block's boundary) share few cache lines.
+  const std::uint32_t* distances(point p) const { return table_.data() + slot(p) * static_cast<std::size_t>(count_); }
+  std::size_t slot(point p) const {
+    const std::size_t tile = static_cast<std::size_t>(p.y >> 2) * static_cast<std::size_t>(tiles_x_) + static_cast<std::size_t>(p.x >> 2);
+    return tile << 4 | static_cast<std::size_t>((p.y & 3) << 2 | (p.x & 3));
   }
   int shift() const { return shift_; }  // a stored unit is 2^shift cost units
   // Points a table has a column for: width x height cells, or (width+1) x (height+1) vertices.
@@ -100,7 +104,7 @@ class landmark_set {
  private:
   friend class landmark_builder;
   rule rule_{};
-  int count_ = 0, width_ = 0, height_ = 0, stride_ = 0, rows_ = 0, shift_ = 0;
+  int count_ = 0, width_ = 0, height_ = 0, stride_ = 0, rows_ = 0, tiles_x_ = 0, shift_ = 0;
   std::uint64_t map_identity_ = 0, cells_freed_ = 0;
   std::vector<point> points_;
   std::vector<std::uint32_t> table_;  // point-major: K distances per point

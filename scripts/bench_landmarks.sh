@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# What landmarks cost to build and hold (lddb/landmarks.hpp): for two 512 x 512 maps and the
+# same maps scaled to 2048 x 2048 (each cell drawn as 4 x 4), every rule and K landmarks,
+# the wall time of landmark_set::build (farthest placement) and the bytes of its tables, as
+# `lddb bench --landmarks K` reports them. Each build runs ROUNDS times; the least time is kept.
+#
+# Usage: bash scripts/bench_landmarks.sh [ROUNDS] [K...]   (default: 2 rounds; K = 1 4 8 16)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+rounds=${1:-2}
+shift || true
+counts=("$@")
+((${#counts[@]})) || counts=(1 4 8 16)
+lddb=build/tools/lddb
+[[ -x $lddb ]] || { echo "bench_landmarks.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
+maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# scaled MAP OUT FACTOR: the map with every cell drawn as FACTOR x FACTOR cells.
+scaled() {
+  awk -v f="$3" 'NR == 2 || NR == 3 { print $1, $2 * f; next }
+    NR <= 4 { print; next }
+    { row = ""; for (i = 1; i <= length($0); ++i) { c = substr($0, i, 1); for (k = 0; k < f; ++k) row = row c }
+      for (k = 0; k < f; ++k) print row }' "$1" >"$2"
+}
+# one_query MAP OUT: a scenario of one query between the map's first and last free cells.
+one_query() {
+  awk 'NR == 2 { h = $2 } NR == 3 { w = $2 } NR > 4 { y = NR - 5
+      for (x = 0; x < length($0); ++x) if (substr($0, x + 1, 1) == ".") { if (!seen) { sx = x; sy = y; seen = 1 } gx = x; gy = y } }
+    END { printf "version 1\n0\tm.map\t%d\t%d\t%d\t%d\t%d\t%d\t0\n", w, h, sx, sy, gx, gy }' "$1" >"$2"
+}
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); least of $rounds build(s)"
+echo
+echo "| map | size | rule | K | build ms | ms a landmark | MiB |"
+echo "|---|---|---|---|---|---|---|"
+for m in bg512/AR0500SR mazes/maze512-8-1; do
+  name=${m#*/}
+  [[ -f $maps_dir/$m.map ]] || { echo "| $name | missing | | | | | |"; continue; }
+  cp "$maps_dir/$m.map" "$work/$name-512.map"
+  scaled "$maps_dir/$m.map" "$work/$name-2048.map" 4
+  for size in 512 2048; do
+    map=$work/$name-$size.map
+    one_query "$map" "$work/q.scen"
+    for rule in tile octile any-angle; do
+      for k in "${counts[@]}"; do
+        best="" mib=""
+        for ((r = 0; r < rounds; ++r)); do
+          line=$("$lddb" bench --scen "$work/q.scen" --map "$map" --rule "$rule" --landmarks "$k" 2>/dev/null | grep '^landmarks:') || true
+          [[ -n $line ]] || { echo "bench_landmarks.sh: no landmark line for $name $size $rule K=$k" >&2; exit 1; }
+          ms=$(sed -n 's/.*at most \([0-9.]*\) ms and \([0-9.]*\) MiB.*/\1/p' <<<"$line")
+          mib=$(sed -n 's/.*at most \([0-9.]*\) ms and \([0-9.]*\) MiB.*/\2/p' <<<"$line")
+          if [[ -z $best ]] || awk -v a="$ms" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$ms; fi
+        done
+        echo "| $name | ${size}² | $rule | $k | $best | $(awk -v a="$best" -v k="$k" 'BEGIN { printf "%.1f", a / k }') | $mib |"
+      done
+    done
+  done
+done
