@@ -66,11 +66,10 @@ struct landmark_builder::state {
   std::uint32_t unit[2] = {0, 0};     // stored units of a straight and a diagonal move
   std::array<std::ptrdiff_t, 8> offset{};
   move_tables tables;
-  // The Dijkstra under way: distances with a stride (the probe's own array, or one
-  // landmark's column of the point-major table) and its two queues.
+  // The Dijkstra under way: its distances, row-major (4 bytes a point, where the table's
+  // column would touch a cache line of K values a point; copied into the table when done),
+  // and its two queues.
   std::uint32_t* dist = nullptr;
-  std::size_t dist_stride = 1;
-  bool in_table = false;  // dist is a column of the tiled table, else the probe's array
   std::vector<std::uint64_t> queue[2];  // key << 32 | point
   std::size_t head[2] = {0, 0};
   // Placement: the best probe so far and the distance from each point to its nearest landmark.
@@ -84,11 +83,8 @@ struct landmark_builder::state {
   state(const rule& rr, const grid_map& m, int k, landmark_placement p, std::uint64_t seed)
       : map(m), r(rr), count(k), placement(p), rng(seed) {}
 
-  // Point i (row-major) in the array being filled: the probe's own, row-major, or one
-  // landmark's column of the tiled table.
-  std::size_t place(std::size_t i) const { return in_table ? set.slot(at_index(i)) * dist_stride : i; }
-  std::uint32_t get(std::size_t i) const { return dist[place(i)]; }
-  void put(std::size_t i, std::uint32_t d) { dist[place(i)] = d; }
+  std::uint32_t get(std::size_t i) const { return dist[i]; }
+  void put(std::size_t i, std::uint32_t d) { dist[i] = d; }
   point at_index(std::size_t i) const {
     const std::size_t stride = static_cast<std::size_t>(set.stride_);
     return {static_cast<int>(i % stride), static_cast<int>(i / stride)};
@@ -226,7 +222,6 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
   s.probe.assign(s.n, landmark_set::kUnreached);
   s.dist = s.probe.data();
-  s.dist_stride = 1;
   s.start_search(s.random_start());
   s.total_work = static_cast<std::uint64_t>(count + 1) * s.n;
 }
@@ -265,8 +260,6 @@ bool landmark_builder::step(std::uint64_t work) {
           s.dist = s.probe.data();
           s.start_search(s.random_start());
         } else {
-          s.probe.clear();
-          s.probe.shrink_to_fit();
           s.nearest.assign(s.n, landmark_set::kUnreached);
           s.at = phase::place;
         }
@@ -275,9 +268,8 @@ bool landmark_builder::step(std::uint64_t work) {
       case phase::place: {
         const std::size_t l = s.choose();
         s.set.points_.push_back(s.at_index(l));
-        s.dist = s.set.table_.data() + s.placed;
-        s.dist_stride = static_cast<std::size_t>(s.count);
-        s.in_table = true;
+        s.probe.assign(s.n, landmark_set::kUnreached);
+        s.dist = s.probe.data();
         s.start_search(l);
         s.at = phase::search;
         work -= std::min<std::uint64_t>(work, s.n / 8 + 1);  // the scan
@@ -285,7 +277,12 @@ bool landmark_builder::step(std::uint64_t work) {
       }
       case phase::search: {
         if (!s.run_search(work)) return false;
-        for (std::size_t i = 0; i < s.n; ++i) s.nearest[i] = std::min(s.nearest[i], s.get(i));
+        std::uint32_t* column = s.set.table_.data() + s.placed;
+        const std::size_t k = static_cast<std::size_t>(s.count);
+        for (std::size_t i = 0; i < s.n; ++i) {
+          column[s.set.slot(s.at_index(i)) * k] = s.probe[i];
+          s.nearest[i] = std::min(s.nearest[i], s.probe[i]);
+        }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
         break;
@@ -295,6 +292,7 @@ bool landmark_builder::step(std::uint64_t work) {
     }
   }
   if (s.at == phase::finished) {
+    s.probe = {};
     s.best_probe = {};
     s.nearest = {};
     for (auto& q : s.queue) q = {};
