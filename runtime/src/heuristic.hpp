@@ -47,7 +47,10 @@ class landmark_bound {
  public:
   static constexpr int kActive = 4;
   landmark_bound() = default;
-  landmark_bound(const landmark_set* set, point start, point goal) {
+  // open_space: the rule's own heuristic at the start. When no landmark beats it there, the
+  // query goes without them: they would cost a table read at every point for little (any-
+  // angle on open ground, where their bound, scaled by cos(pi/8), falls below the straight line).
+  landmark_bound(const landmark_set* set, point start, point goal, cost_t open_space) {
     if (set == nullptr || !set->has_point(goal) || !set->has_point(start)) return;
     const std::uint32_t* g = set->distances(goal);
     const std::uint32_t* s = set->distances(start);
@@ -68,7 +71,7 @@ class landmark_bound {
       index_[at] = static_cast<std::uint8_t>(i);
       if (count_ < kActive) ++count_;
     }
-    if (count_ == 0) return;
+    if (count_ == 0 || (static_cast<cost_t>(rank_[0]) << set->shift()) <= open_space) return;
     for (int j = 0; j < count_; ++j) goal_[j] = g[index_[j]];
     set_ = set;
     shift_ = set->shift();

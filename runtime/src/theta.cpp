@@ -84,7 +84,8 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   const auto corner = [&](std::uint32_t vid) { return sides[st.at(vid).cells][1] != 0; };
   search_stats& stats = res.stats;
   const weight_factor weight = weight_factor::of(options.weight);  // OPEN: g + weight * h
-  const landmark_bound landmarks(usable_landmarks(options, map), start, goal);
+  const landmark_bound landmarks(usable_landmarks(options, map), start, goal,
+                                 heuristic_cost(H, r, start.x, start.y, goal.x, goal.y));
   const auto h_of = [&](int x, int y) {
     const cost_t h = heuristic_cost(H, r, x, y, goal.x, goal.y), l = landmarks({x, y});
     return weight(h > l ? h : l);
