@@ -74,7 +74,7 @@ ours() {
 read -r -a ours_args <<<"$ours_extra"
 # The baseline build runs as one more driver.
 if [[ -n $baseline ]]; then
-  names=("today's build before this one" "${names[@]}")
+  names=("baseline" "${names[@]}")
   paths=("baseline" "${paths[@]}")
 fi
 # theirs DRIVER MAP SCEN -> "queries mean_length mean_us"
