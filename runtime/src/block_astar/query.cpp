@@ -41,7 +41,7 @@ void block_search::build_links() {
   if (st_.links_block == b_ && st_.links_rule == rule_ && st_.floor_unit == unit) return;
   st_.links.build(rule_, shape_, unit);
   st_.floor_unit = unit;
-  build_node_shapes(st_.shapes, rule_, shape_, scale);
+  st_.square_levels = build_node_shapes(st_.shapes, rule_, shape_, scale);
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
@@ -66,7 +66,7 @@ bool block_search::begin(search_result& r) {
   st_.candidate.clear();
   build_links();
   // Squares need their level in the top bits of a block id.
-  st_.squares = q_.options.open_squares && st_.shapes[1].blocks != 0 &&
+  st_.squares = q_.options.open_squares.value_or(rule_.on_vertices()) && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
 

@@ -31,7 +31,13 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
     add_point(out, global(cur, x));
     const parent_ref p = store(cur).parent[x];
     if (p.kind == via::block && cur.level) {
-      x = p.index;  // a square: a straight segment
+      // A square: a straight segment (any-angle), diagonal steps then straight ones
+      // (octile: the run filled below), or one bend (tile), all inside the free square.
+      if (rule_.kind == rule_kind::tile) {
+        const point exit = global(cur, x), entry = global(cur, p.index);
+        add_point(out, {entry.x, exit.y});
+      }
+      x = p.index;
     } else if (p.kind == via::block) {
       inflections inf;
       db_.path(cur.code, x, p.index, &inf);  // from x back to the ingress point
