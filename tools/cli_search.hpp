@@ -55,7 +55,7 @@ struct search_setup {
   std::string db_path;
   heuristic_kind heuristic = heuristic_kind::octile;
   bool smooth = false;
-  bool open_squares = true;   // search_options::open_squares (any-angle Block A*)
+  std::optional<bool> open_squares;  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
 };
@@ -64,6 +64,7 @@ struct setup_options {
   bool smooth = false;
   bool fixed_blocks = false;
   std::optional<std::string> weight{};  // --weight
+  bool open_squares = false;            // --open-squares: also for tile and octile
 };
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).

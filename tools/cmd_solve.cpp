@@ -59,7 +59,7 @@ int run_solve(const solve_args& a) {
     j["heuristic"] = heuristic_name(s.heuristic);
     j["weight"] = s.weight;
     j["smoothed"] = s.smooth;
-    if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares;
+    if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares.value_or(true);
     j["from"] = {from.x, from.y};
     j["to"] = {to.x, to.y};
     j["status"] = search_status_name(r.status);
@@ -82,7 +82,7 @@ int run_solve(const solve_args& a) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
-    const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && !s.open_squares;
+    const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && s.open_squares == false;
     std::printf("algorithm  %s, rule %s, heuristic %s%s%s", algorithm_name(s.algo), s.movement.name().c_str(),
                 heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
     if (s.weight != 1) std::printf(", weight %g", s.weight);
