@@ -263,8 +263,9 @@ template <bool kVertices>
 }
 
 // Hands the g-value of cell l.source of node s on along link l (a legal move) when the
-// query has open squares: as improve_block between two plain blocks, else with the target
-// cell numbered in its node and the way back worked out from the two nodes' shapes.
+// query has open squares. Into a plain block as improve_block does (a square's link knows
+// the target's index there and the way back); into a square out of line (hand_into_square),
+// which keeps this hot loop small.
 template <bool kFromSquare>
 [[gnu::always_inline]] inline void block_search::hand_on_cell(int s, block_slot& cur, const cost_t* cur_g,
                                                               int* neighbours, const link& l) {
@@ -276,27 +277,37 @@ template <bool kFromSquare>
     if (!kFromSquare && !fresh.level) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
   }
   block_slot& nb = slot(ns);
-  if (!kFromSquare && !nb.level) {  // two blocks, the common case: the paper's hand-on
+  if (nb.level) return hand_into_square(s, cur, l, ns, ng);
+  if (!kFromSquare) {
     if (improve_block(nb, l, ng)) offer(ns, ng, h(global_in_block(nb, l.target)));
     return;
   }
-  // From a square into a plain block the link knows the target's index and the way back.
-  std::uint32_t target = l.target, back = l.back;
-  if (nb.level) {
-    const node_shape& q = shape_of(nb);
-    const point from = shape_of(cur).points[l.source];
-    const int tx = (cur.bx - nb.bx) * b_ + from.x + l.dx, ty = (cur.by - nb.by) * b_ + from.y + l.dy;
-    target = static_cast<std::uint32_t>(q.index[static_cast<std::size_t>(ty * q.stride + tx)]);
-    back = static_cast<std::uint32_t>(ring_index(nb, cur.bx + (kFromSquare ? l.hx : 0), cur.by + (kFromSquare ? l.hy : 0)));
-  }
-  const node_store<false> there = store(nb);
-  if (ng >= there.g[target] || ((nb.closed >> target) & 1u)) return;
-  there.g[target] = ng;
-  there.parent[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
-  there.neighbour[back] = s;
+  if (ng >= nb.g[l.target] || ((nb.closed >> l.target) & 1u)) return;
+  nb.g[l.target] = ng;
+  nb.parent[l.target] = {via::neighbour, l.source, l.back};
+  nb.neighbour[l.back] = s;
+  nb.ingress |= point_set{1} << l.target;
+  ++q_.stats.generated;
+  offer(ns, ng, h(global_in_block(nb, l.target)));
+}
+
+// hand_on_cell into square ns: the target cell numbered in it, and where it finds the
+// block of node s that the move leaves.
+[[gnu::noinline]] void block_search::hand_into_square(int s, const block_slot& cur, const link& l, int ns, cost_t ng) {
+  block_slot& nb = slot(ns);
+  const node_shape& q = shape_of(nb);
+  const point from = shape_of(cur).points[l.source];
+  const int tx = (cur.bx - nb.bx) * b_ + from.x + l.dx, ty = (cur.by - nb.by) * b_ + from.y + l.dy;
+  const int target = q.index[static_cast<std::size_t>(ty * q.stride + tx)];
+  const int back = ring_index(nb, cur.bx + (cur.level ? l.hx : 0), cur.by + (cur.level ? l.hy : 0));
+  square_nodes& there = square_of(nb);
+  if (ng >= there.g[static_cast<std::size_t>(target)] || ((nb.closed >> target) & 1u)) return;
+  there.g[static_cast<std::size_t>(target)] = ng;
+  there.parent[static_cast<std::size_t>(target)] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
+  there.neighbour[static_cast<std::size_t>(back)] = s;
   nb.ingress |= point_set{1} << target;
   ++q_.stats.generated;
-  offer(ns, ng, h(global(nb, static_cast<int>(target))));
+  offer(ns, ng, h(global(nb, target)));
 }
 
 // Line 6 for tile and octile when the query has open squares: a square's links are its

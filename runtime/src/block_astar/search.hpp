@@ -170,6 +170,7 @@ class block_search {
   [[gnu::always_inline]] void hand_on_cell_squares(int s, block_slot& cur, point_set hand_on);
   template <bool kFromSquare>
   [[gnu::always_inline]] void hand_on_cell(int s, block_slot& cur, const cost_t* cur_g, int* neighbours, const link& l);
+  void hand_into_square(int s, const block_slot& cur, const link& l, int ns, cost_t ng);
   [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng);
   [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn);
   void push_offers();
