@@ -185,6 +185,14 @@ TEST(CellSquares, WeightedSlicedAndPortableQueries) {
       EXPECT_EQ(sliced.cost, whole.cost) << at;
       EXPECT_EQ(sliced.path, whole.path) << at;
       EXPECT_EQ(sliced.stats.expanded, whole.stats.expanded) << at;
+      lddb::search_options budget = options(movement, true);  // stopped: a legal path part way
+      budget.max_expansions = 3;
+      const search_result part = lddb::block_astar(db, map, s, t, budget, ctx);
+      if (part.status == lddb::search_status::budget_exhausted && !part.path.empty()) {
+        const lddb::check_result c = lddb::check_path(movement, map, s, part.path.back(), part.path);
+        EXPECT_TRUE(c.valid) << at << ": " << c.error;
+        EXPECT_NEAR(c.length, lddb::cost_to_double(part.cost), 1e-6) << at;
+      }
       lddb::search_options portable = options(movement, true);
       portable.vector_kernels = false;
       const search_result scalar = lddb::block_astar(db, map, s, t, portable, ctx);

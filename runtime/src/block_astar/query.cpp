@@ -221,8 +221,9 @@ void block_search::give_up(search_result& r) {
     if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && key(g[i], h(global(node, i))) == top.f) best = i;
   if (best < 0) return;  // not reached: the key always comes from an ingress point
   r.cost = cost_back(top.slot(), best);
-  walk_back(top.slot(), best, r.path);
-  std::reverse(r.path.begin(), r.path.end());
+  st_.scratch.clear();
+  walk_back(top.slot(), best, st_.scratch);
+  to_path(st_.scratch, r.path);
   r.length = path_length(r.path);
 }
 

@@ -109,9 +109,12 @@ void block_search::reconstruct(search_result& r) const {
     add_local(way, shape_, gs, chain, len, false);  // goal ... y
     walk_back(q_.best_goal_slot, q_.best_point, way);
   }
+  to_path(way, r.path);
+}
+
+void block_search::to_path(std::vector<point>& way, std::vector<point>& out) const {
   std::reverse(way.begin(), way.end());
-  std::vector<point>& out = r.path;
-  if (rule_.on_vertices()) {
+  if (rule_.on_vertices() || way.empty()) {
     out.assign(way.begin(), way.end());
     return;
   }

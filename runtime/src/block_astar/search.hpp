@@ -179,6 +179,9 @@ class block_search {
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
   void walk_back(int s, int x, std::vector<point>& out) const;
+  // The answer's path from waypoints in walk_back's order (reversed in place): the
+  // waypoints (vertices), or every cell of the runs between them (cells).
+  void to_path(std::vector<point>& way, std::vector<point>& out) const;
   // The cost of the path walk_back follows, link by link, and of the whole answer. It can
   // be less than the g-value or length recorded: a point improved after the best path
   // through it was recorded (which a weighted search does) leads along the cheaper path.
