@@ -92,7 +92,8 @@ struct ring_way {
 // A square of 2^level x 2^level blocks under a cell rule: its boundary cells, the exact
 // cost between each two (every move inside a free square is legal, so Manhattan for tile
 // and octile distance for octile), and each move from a boundary cell out of the square,
-// whose legality prepare_square asks of the map.
+// with step_legal's answer for every way the ring cells it reads can be blocked
+// (ring_tests), which prepare_square looks up against the map.
 void build_cell_square(node_shape& q, int level, const rule& r, const block_shape& shape) {
   const int b = shape.block();
   const int k = 1 << level, side = k * b, n = 4 * (side - 1);
