@@ -115,7 +115,9 @@ void check_query(const lddb::database& db, const grid_map& map, point s, point t
   EXPECT_EQ(fixed.cost, want.cost) << at;
   const lddb::check_result check = lddb::check_path(r, map, s, t, got.path);
   EXPECT_TRUE(check.valid) << at << "\n  checker: " << check.error;
-  if (check.valid) EXPECT_NEAR(check.length, lddb::cost_to_double(got.cost), 1e-6) << at;
+  if (check.valid) {
+    EXPECT_NEAR(check.length, lddb::cost_to_double(got.cost), 1e-6) << at;
+  }
 }
 
 TEST(CellSquares, SameOptimalCostsAsAStarAndFewerExpansionsOnOpenGround) {
@@ -131,7 +133,9 @@ TEST(CellSquares, SameOptimalCostsAsAStarAndFewerExpansionsOnOpenGround) {
         check_query(db, map, s, t, mc.name, ctx, with_squares, without);
       }
       // Squares occur: open ground takes fewer expansions.
-      if (mc.open) EXPECT_LT(with_squares, without) << mc.name << " rule " << movement.name() << " b=" << b;
+      if (mc.open) {
+        EXPECT_LT(with_squares, without) << mc.name << " rule " << movement.name() << " b=" << b;
+      }
     }
   }
 }

@@ -55,7 +55,7 @@ struct search_setup {
   std::string db_path;
   heuristic_kind heuristic = heuristic_kind::octile;
   bool smooth = false;
-  std::optional<bool> open_squares;  // search_options::open_squares (unset: the rule's default)
+  std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
 };
