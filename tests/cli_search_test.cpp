@@ -264,6 +264,46 @@ TEST_F(cli_search, SolveFixedBlocksAgainstOpenSquares) {
   EXPECT_NE(text_fixed.out.find("heuristic euclidean, fixed blocks"), std::string::npos) << text_fixed.out;
 }
 
+// Tile and octile keep fixed blocks unless bench --open-squares asks for squares: the same
+// lengths (the optima), fewer expansions on an empty map, and the label says which.
+TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
+  std::string text = "type octile\nheight 40\nwidth 40\nmap\n";
+  for (int y = 0; y < 40; ++y) text += std::string(40, '.') + "\n";
+  write_file(path("empty.map"), text);
+  write_file(path("empty.map.scen"), "version 1\n0\tempty.map\t40\t40\t0\t0\t39\t27\t0\n"
+                                     "0\tempty.map\t40\t40\t3\t38\t36\t1\t0\n");
+  for (const char* name : {"tile-3.lddb", "octile-3.lddb"}) {
+    const std::string base = "bench --scen " + quote(path("empty.map.scen")) + " --lddb " + db(name);
+    const run_result plain = run(base), fixed = run(base + " --fixed-blocks"), squares = run(base + " --open-squares");
+    // The file's optima are 0, so the octile rows count mismatches: exit 1, the same for all.
+    EXPECT_EQ(plain.status, squares.status) << plain.all() << squares.all();
+    EXPECT_EQ(fixed.status, squares.status) << fixed.all() << squares.all();
+    EXPECT_EQ(squares.out.find("fixed blocks"), std::string::npos) << squares.out;
+    EXPECT_NE(squares.out.find(", open squares)"), std::string::npos) << squares.out;
+    EXPECT_EQ(plain.out.find("open squares"), std::string::npos) << plain.out;
+    auto summary = [](const run_result& r) {  // mean length, mean expanded, invalid
+      for (const std::string& line : lines_of(r.out)) {
+        if (line.rfind("all ", 0) != 0) continue;
+        std::istringstream in(line);
+        std::string all, queries, found, len, opt, expanded, us, invalid;
+        in >> all >> queries >> found >> len >> opt >> expanded >> us >> invalid;
+        return std::vector<std::string>{len, expanded, invalid};
+      }
+      return std::vector<std::string>{};
+    };
+    const auto a = summary(plain), b = summary(fixed), c = summary(squares);
+    ASSERT_EQ(a.size(), 3u) << plain.out;
+    ASSERT_EQ(c.size(), 3u) << squares.out;
+    EXPECT_EQ(a, b) << plain.out << fixed.out;  // fixed blocks are the default
+    EXPECT_EQ(c[0], a[0]) << squares.out << plain.out;
+    EXPECT_LT(std::stod(c[1]), std::stod(a[1])) << squares.out << plain.out;
+    EXPECT_EQ(c[2], "0") << squares.out;
+  }
+  expect_clean_failure(run("bench --scen " + quote(path("empty.map.scen")) + " --lddb " + db("tile-3.lddb") +
+                           " --open-squares --fixed-blocks"),
+                       "exclude each other", 2);
+}
+
 TEST_F(cli_search, SolveWithoutAPathExitsOne) {
   // (15,3) lies in the closed pocket
   const run_result r = run("solve " + map_arg() + " --from 0,0 --to 15,3 --lddb " + db("octile-3.lddb"));

@@ -193,6 +193,9 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                    lazy_theta_star(r, m, s, t, search_options(hd), c, out);
                  }});
   } else {
+    search_options squares(hd);  // off by default for the cell rules
+    squares.open_squares = true;
+    v.push_back({"block-astar/open-squares", block(squares)});
     v.push_back({"astar", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    astar(r, m, s, t, search_options(hd), c, out);
                  }});

@@ -8,7 +8,7 @@
 //   Bound.AnyAngleAgainstOracle    both any-angle rules, small maps: the bound never exceeds
 //                                  the exact shortest any-angle path (the oracle's
 //                                  visibility graph), which holds the cos(pi/8) argument
-//   Search.SameCostsFewerNodes     A* and Block A* with landmarks:
+//   Search.SameCostsFewerNodes     A* and Block A* (fixed blocks and open squares) with landmarks:
 //                                  tile and octile costs equal the oracle's optimum, Block
 //                                  A*'s any-angle costs equal its own without landmarks,
 //                                  every path passes the checker; mazes expand fewer nodes
@@ -96,14 +96,18 @@ TEST(Bound, CellRulesAgainstOracle) {
         const point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
         const double exact = oracle::least_cost(r, og, a, b);
         const double bound = units(set.lower_bound(a, b));
-        if (std::isfinite(exact)) EXPECT_LE(bound, exact + kEps) << r.name() << " map " << i << " " << a.x << "," << a.y;
+        if (std::isfinite(exact)) {
+          EXPECT_LE(bound, exact + kEps) << r.name() << " map " << i << " " << a.x << "," << a.y;
+        }
         ++checked;
       }
       if (r == rule::tile())  // exact from the landmark itself
         for (int q = 0; q < 6; ++q) {
           const point b = lddb_test::random_free_cell(g, map);
           const double exact = oracle::least_cost(r, og, set.points()[0], b);
-          if (std::isfinite(exact)) EXPECT_NEAR(units(set.lower_bound(set.points()[0], b)), exact, kEps);
+          if (std::isfinite(exact)) {
+            EXPECT_NEAR(units(set.lower_bound(set.points()[0], b)), exact, kEps);
+          }
         }
     }
   }
@@ -169,7 +173,9 @@ void compare_searches(const rule& r, const grid_map& map, const landmark_set* se
     ASSERT_EQ(a.status, b.status) << where << " " << what << ": " << b.message;
     if (!a.found()) return;
     EXPECT_EQ(a.cost, b.cost) << where << " " << what;
-    if (!r.on_vertices()) EXPECT_NEAR(units(b.cost), optimum, 1e-6) << where << " " << what;
+    if (!r.on_vertices()) {
+      EXPECT_NEAR(units(b.cost), optimum, 1e-6) << where << " " << what;
+    }
     const lddb::check_result rep = lddb::check_path(r, map, s, t, b.path);
     EXPECT_TRUE(rep.valid) << where << " " << what << ": " << rep.error;
     e.with += b.stats.expanded;
@@ -177,6 +183,11 @@ void compare_searches(const rule& r, const grid_map& map, const landmark_set* se
   };
   const lddb::database& db = db_for(r);  // the caller gave the map its block size
   check(lddb::block_astar(db, map, s, t, plain, ctx), lddb::block_astar(db, map, s, t, with, ctx), "block-astar");
+  // Every lever together: open squares (the default for any-angle) and landmarks.
+  search_options squares = plain, both = with;
+  squares.open_squares = both.open_squares = !r.on_vertices();
+  check(lddb::block_astar(db, map, s, t, squares, ctx), lddb::block_astar(db, map, s, t, both, ctx),
+        r.on_vertices() ? "block-astar fixed blocks" : "block-astar open squares");
   if (!r.on_vertices()) check(lddb::astar(r, map, s, t, plain, ctx), lddb::astar(r, map, s, t, with, ctx), "astar");
 }
 
@@ -198,7 +209,9 @@ TEST(Search, SameCostsFewerNodes) {
     }
   }
   for (const auto& [name, e] : by_rule)
-    if (name.ends_with(" maze")) EXPECT_LT(e.with, e.without) << name << ": landmarks should cut expansions on mazes";
+    if (name.ends_with(" maze")) {
+      EXPECT_LT(e.with, e.without) << name << ": landmarks should cut expansions on mazes";
+    }
 }
 
 TEST(Changes, BlockingKeepsOptimal) {

@@ -108,10 +108,13 @@ std::string format_length(double v) { return std::isfinite(v) ? format_fixed(v, 
 std::string default_data_dir() { return find_data_dir().path; }
 
 std::string search_setup::label() const {
-  const bool fixed = algo == algorithm::block_astar && movement.on_vertices() && !open_squares;
+  // Named when not the rule's default.
+  const bool block = algo == algorithm::block_astar, fixed = block && movement.on_vertices() && open_squares == false;
+  const bool squares = block && !movement.on_vertices() && open_squares == true;
   char weighted[48] = "";
   if (weight != 1) std::snprintf(weighted, sizeof weighted, ", weight %g", weight);
-  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + weighted + ")";
+  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") +
+         (squares ? ", open squares" : "") + weighted + ")";
 }
 
 std::shared_ptr<const database> open_database(const std::string& path) {
@@ -128,7 +131,9 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   search_setup s;
   s.algo = algo;
   s.smooth = o.smooth;
-  s.open_squares = !o.fixed_blocks;
+  if (o.fixed_blocks && o.open_squares) throw usage_error("--fixed-blocks and --open-squares exclude each other");
+  if (o.fixed_blocks) s.open_squares = false;
+  if (o.open_squares) s.open_squares = true;
   std::optional<rule> asked;
   if (o.rule_text) {
     std::string why;

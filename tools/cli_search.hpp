@@ -57,7 +57,7 @@ struct search_setup {
   std::string db_path;
   heuristic_kind heuristic = heuristic_kind::octile;
   bool smooth = false;
-  bool open_squares = true;   // search_options::open_squares (any-angle Block A*)
+  std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   int landmarks = 0;          // landmarks to build for each map (0: none)
   landmark_placement placement = landmark_placement::farthest;
@@ -68,6 +68,7 @@ struct setup_options {
   bool smooth = false;
   bool fixed_blocks = false;
   std::optional<std::string> weight{};  // --weight
+  bool open_squares = false;            // --open-squares: also for tile and octile
   int landmarks = 0;                     // --landmarks
   std::optional<std::string> placement{};  // --landmark-placement
 };

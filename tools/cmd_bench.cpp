@@ -55,7 +55,7 @@ struct bench_args {
   int landmarks = 0;
   std::string algo = "block-astar";
   bool smooth = false;
-  bool fixed_blocks = false;
+  bool fixed_blocks = false, open_squares = false;
   std::optional<std::uint64_t> limit;  // queries per scenario file
   unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };
@@ -157,8 +157,8 @@ int run_bench(const bench_args& a) {
   if (a.scen.empty()) throw usage_error("--scen is required (a .scen file or a folder)");
   const algorithm algo = parse_algorithm(a.algo, "--algo");
   const search_setup s =
-      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.landmarks,
-                                     a.placement});
+      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares,
+                                     a.landmarks, a.placement});
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
     throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");
@@ -428,7 +428,10 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
   cmd->add_flag("--smooth", a->smooth, "Smooth every path (timed apart)");
-  cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
+  cmd->add_flag("--fixed-blocks", a->fixed_blocks,
+                "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
+  cmd->add_flag("--open-squares", a->open_squares,
+                "Block A*: open squares also for tile and octile (the default for any-angle)");
   cmd->add_option("--csv", a->csv, "Write one CSV row per query here");
   cmd->add_option("--paths", a->paths, "Write each query's waypoints here, one query a line");
   cmd->add_option("--limit", a->limit, "Run at most N queries of each scenario file (the rest is not read)")

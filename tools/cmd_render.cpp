@@ -21,7 +21,7 @@ struct render_args {
   int landmarks = 0;
   std::vector<std::string> algos;
   bool smooth = false;
-  bool fixed_blocks = false;
+  bool fixed_blocks = false, open_squares = false;
   std::string out;
 };
 
@@ -46,7 +46,8 @@ int run_render(const render_args& a) {
   for (const std::string& spec : specs) {
     const std::size_t colon = spec.find(':');
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
-    setup_options o{a.rule_text, std::nullopt, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.landmarks, a.placement};
+    setup_options o{a.rule_text,   std::nullopt, a.heuristic, a.smooth, a.fixed_blocks,
+                    a.weight,      a.open_squares, a.landmarks, a.placement};
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -156,7 +157,10 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths");
-  cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
+  cmd->add_flag("--fixed-blocks", a->fixed_blocks,
+                "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
+  cmd->add_flag("--open-squares", a->open_squares,
+                "Block A*: open squares also for tile and octile (the default for any-angle)");
   cmd->add_option("--out,-o", a->out, "Output .svg file (written atomically)")->required();
   cmd->footer(std::string(kSearchRulesHelp) + kRenderFooter);
   cmd->callback([a, &chosen] { chosen = [a] { return run_render(*a); }; });

@@ -21,7 +21,8 @@ struct solve_args {
   int landmarks = 0;
   bool smooth = false;
   bool json = false;
-  bool fixed_blocks = false;  // any-angle Block A* without open squares (the paper's blocks)
+  bool fixed_blocks = false;  // Block A* without open squares (the paper's blocks)
+  bool open_squares = false;  // Block A* with open squares under tile and octile too
 };
 
 const char* const kSolveFooter = R"(Examples:
@@ -34,7 +35,7 @@ int run_solve(const solve_args& a) {
   const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
   const search_setup s =
-      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.landmarks,
+      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares, a.landmarks,
                                      a.placement});
   const grid_map map = load_map_or_fail(a.map, block_size_for(s));
   const std::optional<map_landmarks> landmarks = build_landmarks(s, map);
@@ -68,7 +69,7 @@ int run_solve(const solve_args& a) {
       j["landmark_bytes"] = landmarks->set.memory_bytes();
     }
     j["smoothed"] = s.smooth;
-    if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares;
+    if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares.value_or(true);
     j["from"] = {from.x, from.y};
     j["to"] = {to.x, to.y};
     j["status"] = search_status_name(r.status);
@@ -91,7 +92,7 @@ int run_solve(const solve_args& a) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
-    const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && !s.open_squares;
+    const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && s.open_squares == false;
     std::printf("algorithm  %s, rule %s, heuristic %s%s%s", algorithm_name(s.algo), s.movement.name().c_str(),
                 heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
     if (s.weight != 1) std::printf(", weight %g", s.weight);
@@ -143,7 +144,10 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   add_landmark_options(cmd, a->landmarks, a->placement);
   cmd->add_flag("--smooth", a->smooth, "Smooth the path (line-of-sight shortcuts)");
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
-  cmd->add_flag("--fixed-blocks", a->fixed_blocks, "Any-angle Block A*: the paper's fixed blocks, no open squares");
+  cmd->add_flag("--fixed-blocks", a->fixed_blocks,
+                "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
+  cmd->add_flag("--open-squares", a->open_squares,
+                "Block A*: open squares also for tile and octile (the default for any-angle)");
   cmd->footer(std::string(kSearchRulesHelp) + kSolveFooter);
   cmd->callback([a, &chosen] { chosen = [a] { return run_solve(*a); }; });
 }

@@ -41,7 +41,7 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
   out->options = search_options(o.heuristic == LDDB_HEURISTIC_DEFAULT ? default_heuristic(r)
                                                                       : static_cast<heuristic_kind>(o.heuristic - 1));
   out->options.max_expansions = o.max_expansions;
-  out->options.open_squares = o.open_squares != 0;
+  if (o.open_squares == 0) out->options.open_squares = false;  // else the rule's default: squares for any-angle
   // Written so that NaN fails too.
   if (!(o.weight >= 1 && o.weight <= search_options::kMaxWeight)) {
     char text[96];

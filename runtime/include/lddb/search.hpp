@@ -86,14 +86,20 @@ struct search_options {
   // Stop with budget_exhausted after this many expansions (nodes for Block A*, cells
   // or vertices for the others); 0: no limit.
   std::uint64_t max_expansions = 0;
-  // Block A*, any-angle with b <= 4: search each aligned 4 x 4, or else 2 x 2, group of
-  // free blocks as one open square, priced by straight lines (fewer expansions, shorter
-  // paths). False keeps the paper's fixed blocks. A group holding the start or goal is no
-  // square.
-  bool open_squares = true;
-  // Block A*, any-angle: run the min-plus rows with AVX2 where the CPU has it (cell rules
-  // always run the portable loops, which are as fast on their short rows). The answers are
-  // the same either way (the tests compare them); false is for measuring the portable code.
+  // Block A*: search each aligned 4 x 4, or else 2 x 2, group of free blocks as one open
+  // square, a node whose boundary costs are closed form because every move inside it is
+  // legal: straight lines for any-angle (b <= 4; fewer expansions, shorter paths),
+  // Manhattan or octile distance for tile and octile (b <= 4, and 2 x 2 for b = 5; the
+  // same optimal costs). A group holding the start or goal is no square. False keeps the
+  // paper's fixed blocks; unset takes the rule's default, chosen by measurement
+  // (docs/benchmarks.md, "Open squares for the cell rules"): on for any-angle, off for
+  // tile and octile, whose squares cut the expansions on open ground but save time only
+  // on maps of big rooms (6-7% on 64room_001; 1-32% slower on the other families).
+  std::optional<bool> open_squares;
+  // Block A*: run the min-plus rows with AVX2 where the CPU has it: any-angle, and the open
+  // squares of every rule (the cell rules' blocks run the portable loops, which are as fast
+  // on their short rows). The answers are the same either way (the tests compare them);
+  // false is for measuring the portable code.
   bool vector_kernels = true;
   // Every search: when start and goal lie in different components of the map under the
   // rule (same_component below), answer no_path at once, with no expansion, instead of

@@ -41,8 +41,10 @@ point_set block_search::expand(int s, point_set ingress) {
   // along the links that are legal from this node.
   st_.touched.clear();
   const point_set hand_on = to_hand_on(cur, ingress, changed);
-  if constexpr (kSquares)
+  if (kSquares && rule_.on_vertices())
     hand_on_squares(s, cur, hand_on);
+  else if (kSquares)
+    hand_on_cell_squares(s, cur, hand_on);
   else if (rule_.on_vertices())
     hand_on_blocks<true>(s, cur, hand_on);
   else
@@ -72,6 +74,11 @@ template <bool kSquares, class Rows>
   if (kSquares && cur.level) {  // straight lines, all finite
     square_nodes& sq = square_of(cur);
     const node_shape& q = shape_of(cur);
+#if LDDB_AVX2_KERNELS
+    if (square_avx2_)  // the count is 4 (side - 1) or 4 side: a multiple of 4
+      return avx2_rows::relax(sq.g.data(), sq.parent.data(), q.cost.data(), static_cast<std::size_t>(q.count), q.count,
+                              ingress, egress);
+#endif
     return Rows::relax(sq.g.data(), sq.parent.data(), q.cost.data(), static_cast<std::size_t>(q.count), q.count,
                        ingress, egress);
   }
@@ -238,7 +245,7 @@ template <bool kVertices>
   if (cur.level) {
     // A square's links come in order of source, up to 84 of them: walk each source's.
     const node_shape& q = shape_of(cur);
-    const std::array<std::uint64_t, 2>& ok = square_of(cur).link_ok;
+    const auto& ok = square_of(cur).link_ok;
     for (point_set m = sources; m; m &= m - 1) {
       const int i = __builtin_ctzll(m);
       for (int k = q.first_link[static_cast<std::size_t>(i)]; k < q.first_link[static_cast<std::size_t>(i) + 1]; ++k)
@@ -253,6 +260,76 @@ template <bool kVertices>
     const link& l = st_.links.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
     if ((cur.free_ring & l.target_ring) != 0) hand_on_vertex(s, cur, here.g, here.neighbour, l, hv[l.source]);
   }
+}
+
+// Hands the g-value of cell l.source of node s on along link l (a legal move) when the
+// query has open squares. Into a plain block as improve_block does (a square's link knows
+// the target's index there and the way back); into a square out of line (hand_into_square),
+// which keeps this hot loop small.
+template <bool kFromSquare>
+[[gnu::always_inline]] inline void block_search::hand_on_cell(int s, block_slot& cur, const cost_t* cur_g,
+                                                              int* neighbours, const link& l) {
+  const cost_t ng = cur_g[l.source] + l.cost;
+  int& ns = neighbours[l.around];
+  if (ns < 0) {
+    ns = slot_of(cur.bx + l.ox, cur.by + l.oy);
+    block_slot& fresh = slot(ns);
+    if (!kFromSquare && !fresh.level) fresh.neighbour[static_cast<std::size_t>(8 - l.around)] = s;
+  }
+  block_slot& nb = slot(ns);
+  if (nb.level) return hand_into_square(s, cur, l, ns, ng);
+  if (!kFromSquare) {
+    if (improve_block(nb, l, ng)) offer(ns, ng, h(global_in_block(nb, l.target)));
+    return;
+  }
+  if (ng >= nb.g[l.target] || ((nb.closed >> l.target) & 1u)) return;
+  nb.g[l.target] = ng;
+  nb.parent[l.target] = {via::neighbour, l.source, l.back};
+  nb.neighbour[l.back] = s;
+  nb.ingress |= point_set{1} << l.target;
+  ++q_.stats.generated;
+  offer(ns, ng, h(global_in_block(nb, l.target)));
+}
+
+// hand_on_cell into square ns: the target cell numbered in it, and where it finds the
+// block of node s that the move leaves.
+[[gnu::noinline]] void block_search::hand_into_square(int s, const block_slot& cur, const link& l, int ns, cost_t ng) {
+  block_slot& nb = slot(ns);
+  const node_shape& q = shape_of(nb);
+  const point from = shape_of(cur).points[l.source];
+  const int tx = (cur.bx - nb.bx) * b_ + from.x + l.dx, ty = (cur.by - nb.by) * b_ + from.y + l.dy;
+  const int target = q.index[static_cast<std::size_t>(ty * q.stride + tx)];
+  const int back = ring_index(nb, cur.bx + (cur.level ? l.hx : 0), cur.by + (cur.level ? l.hy : 0));
+  square_nodes& there = square_of(nb);
+  if (ng >= there.g[static_cast<std::size_t>(target)] || ((nb.closed >> target) & 1u)) return;
+  there.g[static_cast<std::size_t>(target)] = ng;
+  there.parent[static_cast<std::size_t>(target)] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
+  there.neighbour[static_cast<std::size_t>(back)] = s;
+  nb.ingress |= point_set{1} << target;
+  ++q_.stats.generated;
+  offer(ns, ng, h(global(nb, target)));
+}
+
+// Line 6 for tile and octile when the query has open squares: a square's links are its
+// own (up to 188 of them, legal as prepare_square found), a plain block's the usual ones.
+[[gnu::always_inline]] inline void block_search::hand_on_cell_squares(int s, block_slot& cur, point_set hand_on) {
+  const point_set sources = hand_on & cur.exitable;
+  if (cur.level) {
+    const node_store<false> here = store(cur);
+    const node_shape& q = shape_of(cur);
+    const auto& ok = square_of(cur).link_ok;
+    for (point_set m = sources; m; m &= m - 1) {
+      const int i = __builtin_ctzll(m);
+      for (int k = q.first_link[static_cast<std::size_t>(i)]; k < q.first_link[static_cast<std::size_t>(i) + 1]; ++k)
+        if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u)
+          hand_on_cell<true>(s, cur, here.g, here.neighbour, q.links[static_cast<std::size_t>(k)]);
+    }
+    return;
+  }
+  std::uint64_t todo = 0;
+  for (point_set m = sources; m; m &= m - 1) todo |= st_.links.point_links[static_cast<std::size_t>(__builtin_ctzll(m))];
+  for (todo &= cur.link_ok; todo; todo &= todo - 1)
+    hand_on_cell<false>(s, cur, cur.g.data(), cur.neighbour.data(), st_.links.links[static_cast<std::size_t>(__builtin_ctzll(todo))]);
 }
 
 template point_set block_search::expand<false, scalar_rows>(int, point_set);

@@ -29,7 +29,7 @@ void block_links::build(const rule& r, const block_shape& shape, cost_t unit) {
                      static_cast<std::uint8_t>(ring_position(ox, oy, 1)), static_cast<std::int8_t>(ox),
                      static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy),
                      static_cast<std::uint8_t>(step < 0 ? 0 : step),
-                     static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b + 2) + (p.x + 1)), 0,
+                     static_cast<std::uint8_t>(step < 0 ? 0 : (p.y + 1) * (b + 2) + (p.x + 1)), 0, 0, 0,
                      step < 0 ? vertex_ring(p, ox, oy) : 0, cost});
   };
   corner_nw_bits = 0;

@@ -42,6 +42,7 @@ struct link {
   std::uint8_t legal_word, legal_bit;  // cells: where prepare_block's masks say if the link is legal
   std::uint8_t back;  // from a square into a plain block: target's index there is `target`, and
                       // the block finds the square at its ring position `back`
+  std::uint8_t hx, hy;  // cells: the block of the node that holds the source (0, 0 in a plain block)
   std::uint64_t target_ring;  // vertices: the target's cells in the neighbour, as ring bits;
                               // from a square, as pattern bits of the neighbouring block
   cost_t cost;

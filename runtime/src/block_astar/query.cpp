@@ -41,7 +41,7 @@ void block_search::build_links() {
   if (st_.links_block == b_ && st_.links_rule == rule_ && st_.floor_unit == unit) return;
   st_.links.build(rule_, shape_, unit);
   st_.floor_unit = unit;
-  build_node_shapes(st_.shapes, rule_, shape_, scale);
+  st_.square_levels = build_node_shapes(st_.shapes, rule_, shape_, scale);
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
@@ -66,7 +66,7 @@ bool block_search::begin(search_result& r) {
   st_.candidate.clear();
   build_links();
   // Squares need their level in the top bits of a block id.
-  st_.squares = q_.options.open_squares && st_.shapes[1].blocks != 0 &&
+  st_.squares = q_.options.open_squares.value_or(rule_.on_vertices()) && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
 
@@ -221,8 +221,9 @@ void block_search::give_up(search_result& r) {
     if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && key(g[i], h(global(node, i))) == top.f) best = i;
   if (best < 0) return;  // not reached: the key always comes from an ingress point
   r.cost = cost_back(top.slot(), best);
-  walk_back(top.slot(), best, r.path);
-  std::reverse(r.path.begin(), r.path.end());
+  st_.scratch.clear();
+  walk_back(top.slot(), best, st_.scratch);
+  to_path(st_.scratch, r.path);
   r.length = path_length(r.path);
 }
 

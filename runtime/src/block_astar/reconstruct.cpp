@@ -31,7 +31,13 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
     add_point(out, global(cur, x));
     const parent_ref p = store(cur).parent[x];
     if (p.kind == via::block && cur.level) {
-      x = p.index;  // a square: a straight segment
+      // A square: a straight segment (any-angle), diagonal steps then straight ones
+      // (octile: the run filled below), or one bend (tile), all inside the free square.
+      if (rule_.kind == rule_kind::tile) {
+        const point exit = global(cur, x), entry = global(cur, p.index);
+        add_point(out, {entry.x, exit.y});
+      }
+      x = p.index;
     } else if (p.kind == via::block) {
       inflections inf;
       db_.path(cur.code, x, p.index, &inf);  // from x back to the ingress point
@@ -103,9 +109,12 @@ void block_search::reconstruct(search_result& r) const {
     add_local(way, shape_, gs, chain, len, false);  // goal ... y
     walk_back(q_.best_goal_slot, q_.best_point, way);
   }
+  to_path(way, r.path);
+}
+
+void block_search::to_path(std::vector<point>& way, std::vector<point>& out) const {
   std::reverse(way.begin(), way.end());
-  std::vector<point>& out = r.path;
-  if (rule_.on_vertices()) {
+  if (rule_.on_vertices() || way.empty()) {
     out.assign(way.begin(), way.end());
     return;
   }

@@ -1,7 +1,10 @@
 #include "regions.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
+#include "lddb/moves.hpp"
 #include "lddb/segments.hpp"
 #include "lddb/stored_cost.hpp"
 
@@ -17,6 +20,7 @@ void build_square(node_shape& q, int level, const block_shape& shape, int scale_
   q.blocks = k;
   q.side = side;
   q.count = n;
+  q.stride = stride;
   // Boundary vertices clockwise from the top-left, as block_shape numbers a block's.
   q.index.assign(static_cast<std::size_t>(stride * stride), -1);
   int next = 0;
@@ -55,28 +59,159 @@ void build_square(node_shape& q, int level, const block_shape& shape, int scale_
         const std::uint8_t target = static_cast<std::uint8_t>(shape.boundary_index({p.x - ox * b, p.y - oy * b}));
         const std::uint8_t back = static_cast<std::uint8_t>(ring_position(hx - ox, hy - oy, 1));
         q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>(ring_position(ox, oy, k)),
-                           static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, back, cells, 0});
+                           static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, back, 0, 0, cells, 0});
       }
   }
   q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
-  if (q.links.size() > 128) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
+  if (q.links.size() > kMaxSquareLinks) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
+}
+
+// Cell (x, y) of the ring around a square of side cells (square coordinates), numbered
+// top row, bottom row, left column, right column; 4 side + 4 for a cell inside.
+int ring_id(point c, int side) {
+  if (c.y == -1) return c.x + 1;
+  if (c.y == side) return side + 2 + c.x + 1;
+  if (c.x == -1) return 2 * side + 4 + c.y;
+  if (c.x == side) return 3 * side + 4 + c.y;
+  return 4 * side + 4;
+}
+
+// A free square whose ring cells `read` are blocked as the bits of `way` say, as
+// step_legal reads a grid.
+struct ring_way {
+  const std::array<point, 3>& read;
+  unsigned way;
+  int side;
+  bool blocked(int x, int y) const {
+    for (std::size_t c = 0; c < 3; ++c)
+      if (read[c] == point{x, y} && ring_id(read[c], side) != 4 * side + 4) return (way >> c) & 1u;
+    return false;  // inside the free square
+  }
+};
+
+// A square of 2^level x 2^level blocks under a cell rule: its boundary cells, the exact
+// cost between each two (every move inside a free square is legal, so Manhattan for tile
+// and octile distance for octile), and each move from a boundary cell out of the square,
+// with step_legal's answer for every way the ring cells it reads can be blocked
+// (ring_tests), which prepare_square looks up against the map.
+void build_cell_square(node_shape& q, int level, const rule& r, const block_shape& shape) {
+  const int b = shape.block();
+  const int k = 1 << level, side = k * b, n = 4 * (side - 1);
+  q.blocks = k;
+  q.side = side;
+  q.count = n;
+  q.stride = side;
+  // Boundary cells clockwise from the top-left, as block_shape numbers a block's.
+  q.index.assign(static_cast<std::size_t>(side * side), -1);
+  int next = 0;
+  auto add_point = [&](int x, int y) {
+    q.points[static_cast<std::size_t>(next)] = {x, y};
+    q.index[static_cast<std::size_t>(y * side + x)] = next++;
+  };
+  for (int x = 0; x < side - 1; ++x) add_point(x, 0);
+  for (int y = 0; y < side - 1; ++y) add_point(side - 1, y);
+  for (int x = side - 1; x > 0; --x) add_point(x, side - 1);
+  for (int y = side - 1; y > 0; --y) add_point(0, y);
+  q.cost.resize(static_cast<std::size_t>(n * n));
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < n; ++c) {
+      const point pa = q.points[static_cast<std::size_t>(a)], pc = q.points[static_cast<std::size_t>(c)];
+      const cost_t dx = static_cast<cost_t>(std::abs(pa.x - pc.x)), dy = static_cast<cost_t>(std::abs(pa.y - pc.y));
+      q.cost[static_cast<std::size_t>(a * n + c)] =
+          r.kind == rule_kind::tile ? (dx + dy) * kCostOne
+                                    : std::min(dx, dy) * r.diagonal + (std::max(dx, dy) - std::min(dx, dy)) * kCostOne;
+    }
+  q.links.clear();
+  q.ring_tests.clear();
+  for (int i = 0; i < n; ++i) {
+    q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(q.links.size());
+    const point p = q.points[static_cast<std::size_t>(i)];
+    for (int m = 0; m < step_count(r); ++m) {
+      const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
+      const int tx = p.x + dx, ty = p.y + dy;
+      if (tx >= 0 && ty >= 0 && tx < side && ty < side) continue;  // stays inside: the square's costs
+      const int ox = tx < 0 ? -1 : tx / b, oy = ty < 0 ? -1 : ty / b;  // the block the move enters
+      // When that block is a plain block: the target's index in it, and where it finds
+      // the block of this square that the move leaves.
+      const std::uint8_t target = static_cast<std::uint8_t>(shape.boundary_index({tx - ox * b, ty - oy * b}));
+      const std::uint8_t back = static_cast<std::uint8_t>(ring_position(p.x / b - ox, p.y / b - oy, 1));
+      q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>(ring_position(ox, oy, k)),
+                         static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx),
+                         static_cast<std::int8_t>(dy), 0, 0, back, static_cast<std::uint8_t>(p.x / b),
+                         static_cast<std::uint8_t>(p.y / b), 0, step_cost(r, dx, dy)});
+      // The cells step_legal reads (target, and the side cells of a diagonal) that lie
+      // on the ring, and its answer for each way they can be blocked.
+      const std::array<point, 3> read{point{tx, ty}, point{tx, p.y}, point{p.x, ty}};
+      node_shape::ring_test test{};
+      for (std::size_t c = 0; c < 3; ++c) test.cell[c] = static_cast<std::uint8_t>(ring_id(read[c], side));
+      for (unsigned blocked = 0; blocked < 8; ++blocked) {
+        const ring_way grid{read, blocked, side};
+        test.legal |= static_cast<std::uint8_t>(step_legal(r, grid, p.x, p.y, dx, dy) ? 1u << blocked : 0u);
+      }
+      q.ring_tests.push_back(test);
+    }
+  }
+  q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
+  if (q.links.size() > kMaxSquareLinks) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
 }
 
 }  // namespace
 
-void build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2) {
+int build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2) {
   node_shape& block = shapes[0];
   block.blocks = 1;
   block.side = shape.block();
   block.count = shape.boundary_count();
   for (int i = 0; i < block.count; ++i) block.points[static_cast<std::size_t>(i)] = shape.boundary_point(i);
-  for (int level = 1; level <= kSquareLevels; ++level) shapes[static_cast<std::size_t>(level)].blocks = 0;
-  if (!r.on_vertices() || shape.block() > kMaxSquareBlock) return;
-  for (int level = 1; level <= kSquareLevels; ++level)
-    build_square(shapes[static_cast<std::size_t>(level)], level, shape, scale_log2);
+  int top = 0;
+  for (int level = 1; level <= kSquareLevels; ++level) {
+    node_shape& q = shapes[static_cast<std::size_t>(level)];
+    q.blocks = 0;
+    const int side = (1 << level) * shape.block();
+    // Any-angle keeps b <= 4, as measured (docs/benchmarks.md); a 2 x 2 square of 5 x 5
+    // blocks would fit its 40 vertices.
+    if (top != level - 1 || (r.on_vertices() ? 4 * side : 4 * side - 4) > kNodePoints ||
+        (r.on_vertices() && shape.block() > 4))
+      continue;
+    if (r.on_vertices())
+      build_square(q, level, shape, scale_log2);
+    else
+      build_cell_square(q, level, r, shape);
+    top = level;
+  }
+  return top;
 }
 
 void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, const grid_map& map, const rule& r) {
+  slot.link_ok = 0;
+  slot.free_ring = 0;
+  std::array<std::uint64_t, kMaxSquareLinks / 64> ok{};
+  point_set exitable = 0;
+  if (!r.on_vertices()) {
+    // Cells: a move out of the square is legal as step_legal says (its target and, for a
+    // diagonal under a corner rule, the side cell outside the square), asked of the square
+    // and the ring of cells around it, read from the map once.
+    const int b = q.side / q.blocks, side = q.side, x0 = slot.bx * b, y0 = slot.by * b;
+    std::array<std::uint8_t, kNodePoints + 8 + 1> blocked{};  // by ring_id
+    for (int t = -1; t <= side; ++t) {
+      blocked[static_cast<std::size_t>(ring_id({t, -1}, side))] = map.blocked(x0 + t, y0 - 1);
+      blocked[static_cast<std::size_t>(ring_id({t, side}, side))] = map.blocked(x0 + t, y0 + side);
+    }
+    for (int t = 0; t < side; ++t) {
+      blocked[static_cast<std::size_t>(ring_id({-1, t}, side))] = map.blocked(x0 - 1, y0 + t);
+      blocked[static_cast<std::size_t>(ring_id({side, t}, side))] = map.blocked(x0 + side, y0 + t);
+    }
+    for (std::size_t i = 0; i < q.links.size(); ++i) {
+      const node_shape::ring_test& t = q.ring_tests[i];
+      const unsigned way = blocked[t.cell[0]] | blocked[t.cell[1]] << 1 | blocked[t.cell[2]] << 2;
+      const std::uint64_t legal = (t.legal >> way) & 1u;
+      ok[i / 64] |= legal << (i % 64);
+      exitable |= legal << q.links[i].source;
+    }
+    nodes.link_ok = ok;
+    slot.exitable = exitable;
+    return;
+  }
   // Every cell is free, so each boundary vertex is usable here; a link is legal when one
   // of the vertex's cells in the block it leads to is free. Under the default rule a
   // corner of the square may be a double corner, whose other side is the diagonal
@@ -91,8 +226,6 @@ void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, 
   for (int ox = -1; ox <= k; ++ox)
     for (int oy = -1; oy <= k; ++oy)
       codes[static_cast<std::size_t>(ring_position(ox, oy, k))] = map.block_code(slot.bx + ox, slot.by + oy);
-  std::array<std::uint64_t, 2> ok{};
-  point_set exitable = 0;
   for (std::size_t i = 0; i < q.links.size(); ++i) {
     const link& l = q.links[i];
     if ((~codes[l.around] & l.target_ring) == 0) continue;
@@ -103,9 +236,7 @@ void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, 
     exitable |= point_set{1} << l.source;
   }
   nodes.link_ok = ok;
-  slot.link_ok = 0;
   slot.exitable = exitable;
-  slot.free_ring = 0;
 }
 
 }  // namespace lddb::block_astar_impl

@@ -1,10 +1,12 @@
 // Private: the shapes of Block A*'s nodes. A node has a level: level 0 is the paper's
-// block of b x b cells; level L (any-angle, b <= 4, search_options::open_squares) is an
-// open square, an aligned group of 2^L x 2^L blocks whose cells are all free, searched as
-// one node. A square's boundary costs are straight-line lengths, rounded as the database
-// rounds them, since any segment inside a free square is legal: open ground then takes
-// fewer, larger expansions, and paths across it bend less. A group that holds the start or
-// the goal is not a square, so that their blocks' local searches stay the database's.
+// block of b x b cells; level L >= 1 (search_options::open_squares) is an open square, an
+// aligned group of 2^L x 2^L blocks whose cells are all free, searched as one node. Every
+// move inside a free square is legal under every rule, so its boundary costs are closed
+// form: straight-line lengths between its boundary vertices for any-angle (rounded as the
+// database rounds them), Manhattan or octile distance between its boundary cells for tile
+// and octile (exact, so those searches stay optimal). Open ground then takes fewer, larger
+// expansions (and any-angle paths across it bend less). A group that holds the start or the
+// goal is not a square, so that their blocks' local searches stay the database's.
 #pragma once
 
 #include <array>
@@ -19,17 +21,18 @@
 
 namespace lddb::block_astar_impl {
 
-// Squares come in two sizes (levels): 2 x 2 and 4 x 4 blocks. The larger one's 16b
-// boundary vertices must fit a 64-bit point_set, so squares need b <= 4.
-constexpr int kMaxSquareBlock = 4;
-constexpr int kSquareLevels = 2;                     // level L: 2^L x 2^L blocks
-constexpr int kNodePoints = 16 * kMaxSquareBlock;    // the most boundary points of a node
-constexpr int kSquareRing = (4 + 2) * (4 + 2);       // ring positions around a 4 x 4 square
-constexpr int kSquareIdShift = 30;                   // a square's id: its top-left block's, level << 30
+// Squares come in two sizes (levels): 2 x 2 and 4 x 4 blocks. A node's boundary points
+// must fit a 64-bit point_set: a square of side s cells has 4s vertices (any-angle: b <= 4
+// for both levels) or 4s - 4 cells (tile, octile: both levels for b <= 4, 2 x 2 for b = 5).
+constexpr int kSquareLevels = 2;                  // level L: 2^L x 2^L blocks
+constexpr int kNodePoints = 64;                   // the most boundary points of a node
+constexpr int kSquareRing = (4 + 2) * (4 + 2);    // ring positions around a 4 x 4 square
+constexpr int kSquareIdShift = 30;                // a square's id: its top-left block's, level << 30
+constexpr int kMaxSquareLinks = 256;              // octile, 16 cells a side: 12 * 16 - 4 = 188
 static_assert(kMaxBoundary <= kNodePoints, "a plain block's points fit a node's arrays");
 
 // The geometry of the nodes of one level: their boundary points and, for squares, the
-// straight-line costs between them and the links from them to the blocks around. A plain
+// closed-form costs between them and the links from them to the blocks around. A plain
 // block's costs are the database's and its links block_links.
 struct node_shape {
   int blocks = 0;  // blocks a side; 0: the rule has no node of this level
@@ -37,16 +40,26 @@ struct node_shape {
   int count = 0;   // boundary points
   std::array<point, kNodePoints> points;  // boundary index -> point (node coordinates)
   // Squares only:
-  std::vector<int> index;    // vertex (y * (side + 1) + x) -> boundary index, -1 inside
+  int stride = 0;            // side + 1 (vertices) or side (cells)
+  std::vector<int> index;    // point (y * stride + x) -> boundary index, -1 inside
   std::vector<cost_t> cost;  // count x count
   std::vector<link> links;   // in order of source
+  // Cells: for each link, the ring cells step_legal reads for it (ring_id; the last id is
+  // a cell inside, always free) and, bit w, whether the move is legal when they are
+  // blocked as the bits of w say: prepare_square's legality without asking the rule again.
+  struct ring_test {
+    std::array<std::uint8_t, 3> cell;
+    std::uint8_t legal;
+  };
+  std::vector<ring_test> ring_tests;
   std::array<std::uint16_t, kNodePoints + 1> first_link;  // links of point i: [first_link[i], first_link[i + 1])
 };
 using node_shapes = std::array<node_shape, kSquareLevels + 1>;  // by level
 
 // Builds the shapes of every level for the rule and block size; scale_log2 is the
-// database's, so that squares round lengths as it does.
-void build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2);
+// database's, so that squares round lengths as it does. Returns the highest square level
+// (0: none).
+int build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2);
 
 // A square's points and neighbours, kept apart so that a block slot, the common case and
 // the only one for cell rules, stays small.
@@ -54,20 +67,21 @@ struct square_nodes {
   std::array<cost_t, kNodePoints> g;
   std::array<parent_ref, kNodePoints> parent;
   std::array<int, kSquareRing> neighbour;  // by ring position
-  std::array<std::uint64_t, 2> link_ok;    // bit k: node_shape::links[k] is legal (a 4 x 4 square has up to 84)
+  std::array<std::uint64_t, kMaxSquareLinks / 64> link_ok;  // bit k: node_shape::links[k] is legal
 };
 
-// The level of the square that block (bx, by) belongs to, 0 for none.
-inline int square_level(const grid_map& map, point start, point goal, int bx, int by) {
+// The level of the square that block (bx, by) belongs to, 0 for none; max_level is the
+// highest the rule has (build_node_shapes), cells whether its points are cells.
+inline int square_level(const grid_map& map, point start, point goal, int bx, int by, int max_level, bool cells) {
   if (map.block_code(bx, by) != 0) return 0;  // on cluttered maps, most blocks stop here
   // The group of k x k blocks (aligned) around (bx, by) is a square when its blocks are all
   // open (the map's group counts say so in O(levels)) and it does not hold the start or
-  // goal, on its border included: those keep their blocks and their local searches. A
-  // 4 x 4 group holds a 2 x 2 one, so that goes first.
-  const int b = map.block(), open = map.open_group_level(bx, by, kSquareLevels);
+  // goal (a vertex on its border included): those keep their blocks and their local
+  // searches. A 4 x 4 group holds a 2 x 2 one, so that goes first.
+  const int b = map.block(), open = map.open_group_level(bx, by, max_level), border = cells ? 0 : 1;
   for (int l = 1; l <= open; ++l) {
     const int k = 1 << l, x0 = (bx & ~(k - 1)) * b, y0 = (by & ~(k - 1)) * b, x1 = x0 + k * b, y1 = y0 + k * b;
-    auto inside = [&](point p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
+    auto inside = [&](point p) { return p.x >= x0 && p.x < x1 + border && p.y >= y0 && p.y < y1 + border; };
     if (inside(start) || inside(goal)) return l - 1;
   }
   return open;

@@ -68,6 +68,7 @@ struct block_search_state {
   cost_t floor_unit = 0;  // one stored unit (0 for exact cell costs)
   block_astar_impl::block_links links;
   block_astar_impl::node_shapes shapes;
+  int square_levels = 0;  // the highest level of square the rule and block size have
 
   std::array<block_graph::paths, block_astar_impl::kMaxStarts> start_paths, goal_paths;
   std::vector<point> scratch;  // path reconstruction, kept for its capacity
@@ -166,6 +167,10 @@ class block_search {
   [[gnu::always_inline]] void hand_on_squares(int s, block_slot& cur, point_set hand_on);
   [[gnu::always_inline]] void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours,
                                              const link& l, cost_t hv);
+  [[gnu::always_inline]] void hand_on_cell_squares(int s, block_slot& cur, point_set hand_on);
+  template <bool kFromSquare>
+  [[gnu::always_inline]] void hand_on_cell(int s, block_slot& cur, const cost_t* cur_g, int* neighbours, const link& l);
+  void hand_into_square(int s, const block_slot& cur, const link& l, int ns, cost_t ng);
   [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng);
   [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn);
   void push_offers();
@@ -174,6 +179,9 @@ class block_search {
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
   void walk_back(int s, int x, std::vector<point>& out) const;
+  // The answer's path from waypoints in walk_back's order (reversed in place): the
+  // waypoints (vertices), or every cell of the runs between them (cells).
+  void to_path(std::vector<point>& way, std::vector<point>& out) const;
   // The cost of the path walk_back follows, link by link, and of the whole answer. It can
   // be less than the g-value or length recorded: a point improved after the best path
   // through it was recorded (which a weighted search does) leads along the cheaper path.
@@ -189,6 +197,8 @@ class block_search {
   const int b_, n_;
   const tie_order tie_;
   const bool avx2_;  // rows of costs through min_plus.hpp's avx2_rows
+  // A square's rows (28 or 60 cells, 32 or 64 vertices) gain from AVX2 under every rule.
+  const bool square_avx2_ = q_.options.vector_kernels && cpu_has_avx2();
   // The one heuristic so far; another (block_heuristic) would make this a template
   // parameter of the search.
   const goal_distance heuristic_;

@@ -48,7 +48,7 @@ int block_search::slot_of(int bx, int by) {
   std::size_t bucket = 0;
   if (const int found = st_.pool.find(plain, bucket); found >= 0) return found;
   // New node: the block, or the square it belongs to.
-  const int level = st_.squares ? square_level(map_, q_.start, q_.goal, bx, by) : 0;
+  const int level = st_.squares ? square_level(map_, q_.start, q_.goal, bx, by, st_.square_levels, !rule_.on_vertices()) : 0;
   const int k = 1 << level;  // blocks a side
   bx &= ~(k - 1);
   by &= ~(k - 1);
