@@ -244,14 +244,9 @@ template <bool kVertices>
   heuristics(cur, sources, hv.data());
   if (cur.level) {
     // A square's links come in order of source, up to 84 of them: walk each source's.
-    const node_shape& q = shape_of(cur);
-    const auto& ok = square_of(cur).link_ok;
-    for (point_set m = sources; m; m &= m - 1) {
-      const int i = __builtin_ctzll(m);
-      for (int k = q.first_link[static_cast<std::size_t>(i)]; k < q.first_link[static_cast<std::size_t>(i) + 1]; ++k)
-        if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u)
-          hand_on_vertex(s, cur, here.g, here.neighbour, q.links[static_cast<std::size_t>(k)], hv[static_cast<std::size_t>(i)]);
-    }
+    each_square_link(cur, sources, [&](const link& l, int i) {
+      hand_on_vertex(s, cur, here.g, here.neighbour, l, hv[static_cast<std::size_t>(i)]);
+    });
     return;
   }
   std::uint64_t todo = 0;
@@ -316,14 +311,7 @@ template <bool kFromSquare>
   const point_set sources = hand_on & cur.exitable;
   if (cur.level) {
     const node_store<false> here = store(cur);
-    const node_shape& q = shape_of(cur);
-    const auto& ok = square_of(cur).link_ok;
-    for (point_set m = sources; m; m &= m - 1) {
-      const int i = __builtin_ctzll(m);
-      for (int k = q.first_link[static_cast<std::size_t>(i)]; k < q.first_link[static_cast<std::size_t>(i) + 1]; ++k)
-        if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u)
-          hand_on_cell<true>(s, cur, here.g, here.neighbour, q.links[static_cast<std::size_t>(k)]);
-    }
+    each_square_link(cur, sources, [&](const link& l, int) { hand_on_cell<true>(s, cur, here.g, here.neighbour, l); });
     return;
   }
   std::uint64_t todo = 0;

@@ -165,6 +165,18 @@ class block_search {
   template <bool kVertices>
   [[gnu::always_inline]] void hand_on_blocks(int s, block_slot& cur, point_set hand_on);
   [[gnu::always_inline]] void hand_on_squares(int s, block_slot& cur, point_set hand_on);
+  // f(link, source point) for each legal link of square `cur` from a point of `sources`;
+  // a square's links come in order of source (up to 188 of them).
+  template <class F>
+  [[gnu::always_inline]] void each_square_link(const block_slot& cur, point_set sources, F&& f) {
+    const node_shape& q = shape_of(cur);
+    const auto& ok = square_of(cur).link_ok;
+    for (point_set m = sources; m; m &= m - 1) {
+      const int i = __builtin_ctzll(m);
+      for (int k = q.first_link[static_cast<std::size_t>(i)]; k < q.first_link[static_cast<std::size_t>(i) + 1]; ++k)
+        if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u) f(q.links[static_cast<std::size_t>(k)], i);
+    }
+  }
   [[gnu::always_inline]] void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours,
                                              const link& l, cost_t hv);
   [[gnu::always_inline]] void hand_on_cell_squares(int s, block_slot& cur, point_set hand_on);
