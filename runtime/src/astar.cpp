@@ -54,8 +54,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   search_stats& stats = res.stats;
   const weight_factor weight = weight_factor::of(options.weight);
   const bool reopen = weight.is_one() || H == heuristic_kind::euclidean;
-  const landmark_bound landmarks(usable_landmarks(options, map), start, goal,
-                                 heuristic_cost(H, r, start.x, start.y, goal.x, goal.y));  // consistent, like H
+  const landmark_bound landmarks(usable_landmarks(options, map), start, goal, 0);  // consistent, like H
   const auto h_of = [&](int x, int y) {
     const cost_t h = heuristic_cost(H, r, x, y, goal.x, goal.y), l = landmarks({x, y});
     return weight(h > l ? h : l);

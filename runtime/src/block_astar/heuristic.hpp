@@ -27,7 +27,7 @@ concept block_heuristic = requires(const H& h, point p, const point* points, std
 class goal_distance {
  public:
   goal_distance(heuristic_kind kind, const rule& r, point start, point goal, const landmark_set* landmarks)
-      : kind_(kind), rule_(r), goal_(goal), landmarks_(landmarks, start, goal, heuristic_cost(kind, r, start.x, start.y, goal.x, goal.y)) {}
+      : kind_(kind), rule_(r), goal_(goal), landmarks_(landmarks, start, goal, r.on_vertices() ? heuristic_cost(kind, r, start.x, start.y, goal.x, goal.y) : 0) {}
 
   cost_t h(point p) const {
     const cost_t h = heuristic_cost(kind_, rule_, p.x, p.y, goal_.x, goal_.y);
