@@ -22,6 +22,7 @@
 
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/landmarks.hpp"
 #include "lddb/map_file.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
@@ -149,6 +150,17 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
   };
   search_options base(hd);
   v.push_back({"block-astar", block(base)});
+  // Landmarks: four, farthest, built on the first query of each map and kept for the rest.
+  auto landmarks = std::make_shared<std::pair<std::uint64_t, landmark_set>>();
+  auto with_landmarks = [landmarks, r](const grid_map& m, search_options o) {
+    if (landmarks->first != m.identity()) *landmarks = {m.identity(), landmark_set::build(r, m, 4)};
+    o.landmarks = &landmarks->second;
+    return o;
+  };
+  v.push_back({"block-astar/landmarks-4", [db, hd, with_landmarks](const grid_map& m, point s, point t,
+                                                                   search_context& c, search_result& out) {
+                 block_astar(*db, m, s, t, with_landmarks(m, search_options(hd)), c, out);
+               }});
   search_options rec(hd);
   rec.record_expanded = true;
   v.push_back({"block-astar/record", block(rec)});
@@ -198,6 +210,10 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
     v.push_back({"block-astar/open-squares", block(squares)});
     v.push_back({"astar", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    astar(r, m, s, t, search_options(hd), c, out);
+                 }});
+    v.push_back({"astar/landmarks-4", [r, hd, with_landmarks](const grid_map& m, point s, point t, search_context& c,
+                                                              search_result& out) {
+                   astar(r, m, s, t, with_landmarks(m, search_options(hd)), c, out);
                  }});
     v.push_back({"astar/zero-h", [r](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    astar(r, m, s, t, search_options(heuristic_kind::zero), c, out);
