@@ -19,7 +19,7 @@
 //                                  and a rebuilt set is current and optimal again
 //   Builder.SlicesEqualOneGo       slices of any size build the same tables as build()
 //   Builder.WorkerThread           a builder on another thread while the game's thread
-//                                  searches and changes its map
+//                                  searches its map (also under TSan, scripts/sanitize.sh)
 //   Refused.BadInput               counts out of range, a fully blocked map, a set for
 //                                  another rule (invalid_option with both rule names)
 //   Cli.Landmarks                  solve, bench and render with --landmarks: the same
@@ -290,7 +290,7 @@ TEST(Builder, SlicesEqualOneGo) {
 
 TEST(Builder, WorkerThread) {
   const rule r = rule::octile();
-  grid_map map = lddb::make_rooms_map(160, 120, 9, 3);
+  grid_map map = lddb::make_rooms_map(96, 72, 9, 3);  // small: this test also runs under TSan
   map.set_block_size(db_for(r).info().block);
   landmark_set current = landmark_set::build(r, map, 4);
   map.set_blocked(0, 0, !map.blocked(0, 0));
