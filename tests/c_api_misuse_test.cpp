@@ -126,6 +126,26 @@ TEST_F(c_api, handles_of_the_wrong_kind) {
   const std::uint64_t of_kind[4] = {db, map, ctx, batch};
   for (int k = 0; k < 4; ++k) every_handle_call(*this, k, of_kind[(k + 1) % 4], LDDB_WRONG_HANDLE_KIND);
   EXPECT_FAILS(lddb_map_free(db), LDDB_WRONG_HANDLE_KIND, "is a database handle, not a map");
+  // Landmarks: handles of other kinds where a set belongs, and a set where others do.
+  lddb_landmarks lm = 0;
+  ASSERT_EQ(lddb_landmarks_build(db, map, 2, 0, &lm), LDDB_OK);
+  std::int32_t current = 0;
+  EXPECT_FAILS(lddb_landmarks_current(map, map, &current), LDDB_WRONG_HANDLE_KIND, "is a map handle, not a landmarks");
+  EXPECT_FAILS(lddb_landmarks_current(lm, lm, &current), LDDB_WRONG_HANDLE_KIND, "is a landmarks handle, not a map");
+  EXPECT_FAILS(lddb_landmarks_build(lm, map, 2, 0, &lm), LDDB_WRONG_HANDLE_KIND, "is a landmarks handle, not a database");
+  EXPECT_FAILS(lddb_landmarks_free(ctx), LDDB_WRONG_HANDLE_KIND, "is a context handle, not a landmarks");
+  EXPECT_FAILS(lddb_landmarks_current(lm, map, nullptr), LDDB_NULL_ARGUMENT, "'current'");
+  lddb_options o;
+  lddb_options_init(&o);
+  lddb_result r;
+  o.landmarks = map;
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {0, 0}, {1, 1}, &o, &r, nullptr, 0), LDDB_WRONG_HANDLE_KIND,
+               "'options->landmarks' is a map handle");
+  o.landmarks = 0xdead00000001ull;
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {0, 0}, {1, 1}, &o, &r, nullptr, 0), LDDB_BAD_HANDLE, "'options->landmarks'");
+  ASSERT_EQ(lddb_landmarks_free(lm), LDDB_OK);
+  o.landmarks = lm;  // freed: refused, never read
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {0, 0}, {1, 1}, &o, &r, nullptr, 0), LDDB_BAD_HANDLE, "not a live handle");
   // Still alive after the refused frees.
   std::int32_t b = 0;
   EXPECT_EQ(lddb_database_block_size(db, &b), LDDB_OK);

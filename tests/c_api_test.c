@@ -1,7 +1,7 @@
 /* c_api_test: lddb/lddb.h from C99. Solves with every algorithm on the shipped databases
  * and checks each path with its own code (not the library's): every step legal under the
  * rule, the cost the sum of the steps; then the size query and short buffers, sliced ==
- * one-shot, batch == one by one, budgets, no path, and loading a .map file. */
+ * one-shot, batch == one by one, budgets, no path, landmarks, and loading a .map file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +274,72 @@ static void load_map_file(lddb_context ctx, lddb_database db) {
   remove(name);
 }
 
+/* Landmarks: the same paths' costs with fewer or as many expansions, by every algorithm,
+ * one-shot, sliced and in a batch; a set goes stale when a cell is freed (and is then
+ * ignored), stays current when one is blocked; another rule's set is refused. */
+static void landmarks(lddb_context ctx, lddb_database db, lddb_database other, lddb_map map, enum rule_kind rule) {
+  static lddb_point path[MAX_PATH];
+  const lddb_point start = pt(1, 1), goal = pt(W - 2, H - 2);
+  lddb_landmarks lm = 0, wrong = 0;
+  lddb_options plain, with;
+  lddb_result a, b, s;
+  lddb_query q[2];
+  lddb_result batch[2];
+  lddb_batch solver = 0;
+  int32_t current = -1, was = 0;
+  lddb_status st;
+  int k;
+  CHECK_STATUS(lddb_landmarks_build(db, map, 4, 0, &lm), LDDB_OK);
+  CHECK_STATUS(lddb_landmarks_current(lm, map, &current), LDDB_OK);
+  CHECK(current == 1);
+  CHECK_STATUS(lddb_options_init(&plain), LDDB_OK);
+  with = plain;
+  with.landmarks = lm;
+  CHECK(with.version == 3);
+  for (k = 0; k < (rule == ANY_ANGLE ? 3 : 2); ++k) {
+    plain.algorithm = with.algorithm = k == 0 ? LDDB_BLOCK_ASTAR : rule == ANY_ANGLE ? LDDB_THETA_STAR + k - 1 : LDDB_ASTAR;
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &plain, &a, NULL, 0), LDDB_OK);
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &with, &b, path, MAX_PATH), LDDB_OK);
+    check_path(rule, path, (size_t)b.path_count, &b, 0);
+    if (k == 0 || rule != ANY_ANGLE) CHECK(b.cost_fixed == a.cost_fixed); /* Theta*s are not optimal */
+  }
+  plain.algorithm = with.algorithm = LDDB_BLOCK_ASTAR;
+  CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &with, &b, NULL, 0), LDDB_OK);
+  st = lddb_search_begin(ctx, db, map, start, goal, &with, &s);
+  for (k = 0; st == LDDB_IN_PROGRESS && k < 100000; ++k) st = lddb_search_continue(ctx, 2, &s);
+  CHECK(st == LDDB_OK && s.cost_fixed == b.cost_fixed && s.expansions == b.expansions);
+  q[0].start = q[1].goal = start;
+  q[0].goal = q[1].start = goal;
+  CHECK_STATUS(lddb_batch_create(2, &solver), LDDB_OK);
+  CHECK_STATUS(lddb_batch_solve(solver, db, map, q, 2, &with, batch, NULL, 0, NULL), LDDB_OK);
+  CHECK(batch[0].cost_fixed == b.cost_fixed && batch[0].expansions == b.expansions);
+  CHECK_STATUS(lddb_batch_free(solver), LDDB_OK);
+  /* Blocking keeps the set; freeing a cell makes it stale, and the search then runs as
+   * without it. */
+  CHECK_STATUS(lddb_map_blocked(map, W / 2, 0, &was), LDDB_OK);
+  CHECK_STATUS(lddb_map_set_blocked(map, W / 2, 0, 1), LDDB_OK);
+  CHECK_STATUS(lddb_landmarks_current(lm, map, &current), LDDB_OK);
+  CHECK(current == 1);
+  CHECK_STATUS(lddb_map_set_blocked(map, W / 2, 0, 0), LDDB_OK);
+  CHECK_STATUS(lddb_landmarks_current(lm, map, &current), LDDB_OK);
+  CHECK(current == 0);
+  CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &plain, &a, NULL, 0), LDDB_OK);
+  CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &with, &b, NULL, 0), LDDB_OK);
+  CHECK(a.cost_fixed == b.cost_fixed && a.expansions == b.expansions);
+  CHECK_STATUS(lddb_map_set_blocked(map, W / 2, 0, was), LDDB_OK);
+  /* A set for another rule, bad counts and placements. */
+  CHECK_STATUS(lddb_landmarks_build(other, map, 2, 1, &wrong), LDDB_OK);
+  with.landmarks = wrong;
+  CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &with, &b, NULL, 0), LDDB_INVALID_ARGUMENT);
+  CHECK(strstr(lddb_last_error(), "landmarks") != NULL);
+  CHECK_STATUS(lddb_landmarks_build(db, map, 0, 0, &wrong), LDDB_INVALID_ARGUMENT);
+  CHECK_STATUS(lddb_landmarks_build(db, map, 33, 0, &wrong), LDDB_INVALID_ARGUMENT);
+  CHECK_STATUS(lddb_landmarks_build(db, map, 2, 2, &wrong), LDDB_INVALID_ARGUMENT);
+  CHECK_STATUS(lddb_landmarks_free(with.landmarks), LDDB_OK);
+  CHECK_STATUS(lddb_landmarks_free(lm), LDDB_OK);
+  CHECK_STATUS(lddb_landmarks_free(lm), LDDB_BAD_HANDLE);
+}
+
 int main(void) {
   const char* names[3] = {"tile-4.lddb", "octile-4.lddb", "any-angle-4.lddb"};
   const char* rules[3] = {"tile", "octile", "any-angle"};
@@ -296,6 +362,13 @@ int main(void) {
     CHECK_STATUS(lddb_database_block_size(db, &block), LDDB_OK);
     CHECK(block == 4);
     solve_all(ctx, db, map, (enum rule_kind)i);
+    {
+      lddb_database other = 0;
+      snprintf(path, sizeof path, "%s/lddb/%s", LDDB_SOURCE_DIR, names[(i + 1) % 3]);
+      CHECK_STATUS(lddb_database_open(path, &other), LDDB_OK);
+      landmarks(ctx, db, other, map, (enum rule_kind)i);
+      CHECK_STATUS(lddb_database_close(other), LDDB_OK);
+    }
     batch_matches_single(ctx, db, map, i == ANY_ANGLE);
     if (i == OCTILE) {
       no_path_and_bad_points(ctx, db, map);

@@ -41,7 +41,8 @@ class Options(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("version", ctypes.c_uint32),
                 ("algorithm", ctypes.c_int32), ("heuristic", ctypes.c_int32),
                 ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
-                ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double)]
+                ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double),
+                ("landmarks", ctypes.c_uint64)]
 
 
 class CResult(ctypes.Structure):
@@ -78,6 +79,9 @@ _SIGNATURES = {
     "lddb_map_free": (ctypes.c_int, [_H]),
     "lddb_map_set_blocked": (ctypes.c_int, [_H, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32]),
     "lddb_map_blocked": (ctypes.c_int, [_H, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]),
+    "lddb_landmarks_build": (ctypes.c_int, [_H, _H, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(_H)]),
+    "lddb_landmarks_free": (ctypes.c_int, [_H]),
+    "lddb_landmarks_current": (ctypes.c_int, [_H, _H, ctypes.POINTER(ctypes.c_int32)]),
     "lddb_context_create": (ctypes.c_int, [ctypes.POINTER(_H)]),
     "lddb_context_free": (ctypes.c_int, [_H]),
     "lddb_options_init": (ctypes.c_int, [ctypes.POINTER(Options)]),
@@ -131,12 +135,20 @@ class Library:
         self.check(self._c.lddb_batch_create(threads, ctypes.byref(h)))
         return Batch(self, h.value)
 
+    def build_landmarks(self, db: "Database", grid: "Map", count: int = 8, random: bool = False) -> "Landmarks":
+        """A differential heuristic for `grid` under db's rule (lddb.h, lddb_landmarks_build)."""
+        h = _H()
+        self.check(self._c.lddb_landmarks_build(db.handle, grid.handle, count, 1 if random else 0, ctypes.byref(h)))
+        return Landmarks(self, h.value)
+
     def options(self, algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0,
-                weight: float = 1.0) -> Options:
-        """weight > 1: bounded-suboptimal search (lddb.h, lddb_options.weight)."""
+                weight: float = 1.0, landmarks: Optional["Landmarks"] = None) -> Options:
+        """weight > 1: bounded-suboptimal search (lddb.h, lddb_options.weight); landmarks: a
+        set from build_landmarks."""
         o = Options()
         self.check(self._c.lddb_options_init(ctypes.byref(o)))
         o.algorithm, o.smooth, o.max_expansions, o.weight = algorithm, int(smooth), max_expansions, weight
+        o.landmarks = landmarks.handle if landmarks else 0
         return o
 
     def outcome(self, status: int) -> None:
@@ -201,15 +213,26 @@ class Map(_Handle):
         return bool(b.value)
 
 
+class Landmarks(_Handle):
+    _free = "lddb_landmarks_free"
+
+    def current(self, grid: Map) -> bool:
+        """Still valid for grid: no cell freed since the build (else searches ignore it)."""
+        c = ctypes.c_int32()
+        self.lib.check(self.lib._c.lddb_landmarks_current(self.handle, grid.handle, ctypes.byref(c)))
+        return bool(c.value)
+
+
 class Context(_Handle):
     _free = "lddb_context_free"
 
     def solve(self, db: Database, grid: Map, start: Tuple[int, int], goal: Tuple[int, int],
               algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0,
-              options: Optional[Options] = None, weight: float = 1.0) -> Result:
+              options: Optional[Options] = None, weight: float = 1.0,
+              landmarks: Optional[Landmarks] = None) -> Result:
         """Search outcomes (no_path, invalid_start, ...) come back in Result.status; argument
         errors raise LddbError."""
-        options = options or self.lib.options(algorithm, smooth, max_expansions, weight)
+        options = options or self.lib.options(algorithm, smooth, max_expansions, weight, landmarks)
         r = CResult()
         self.lib.outcome(self.lib._c.lddb_solve(self.handle, db.handle, grid.handle, Point(*start), Point(*goal),
                                                 ctypes.byref(options), ctypes.byref(r), None, 0))

@@ -41,6 +41,7 @@ const char* kind_name(kind k) {
     case kind::map: return "map";
     case kind::context: return "context";
     case kind::batch: return "batch";
+    case kind::landmarks: return "landmarks";
     case kind::none: break;
   }
   return "freed";

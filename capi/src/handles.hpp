@@ -16,7 +16,7 @@
 
 namespace lddb::capi {
 
-enum class kind : std::uint8_t { none = 0, database, map, context, batch };
+enum class kind : std::uint8_t { none = 0, database, map, context, batch, landmarks };
 const char* kind_name(kind k);
 
 // Sets the calling thread's message to "fn: what" and returns s.

@@ -1,4 +1,4 @@
-// capi/src/objects.cpp: lddb.h's databases, maps, contexts and batch solvers.
+// capi/src/objects.cpp: lddb.h's databases, maps, landmarks, contexts and batch solvers.
 #include <cstring>
 #include <string>
 
@@ -165,6 +165,50 @@ LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_
     if (!blocked) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'blocked' is NULL");
     if (!m->in_bounds(x, y)) return fail(LDDB_INVALID_ARGUMENT, fn, "cell " + cell_text(x, y) + " is off the map");
     *blocked = m->blocked(x, y) ? 1 : 0;
+    return LDDB_OK;
+  });
+}
+
+// ----------------------------------------------------------------------------- landmarks
+
+LDDB_API lddb_status lddb_landmarks_build(lddb_database db, lddb_map map, int32_t count, int32_t placement,
+                                          lddb_landmarks* out) {
+  static const char* fn = "lddb_landmarks_build";
+  return guarded(fn, [&] {
+    std::shared_ptr<database> d;
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
+    if (count < 1 || count > landmark_set::kMaxLandmarks)
+      return fail(LDDB_INVALID_ARGUMENT, fn, "count " + std::to_string(count) + " is outside 1.." +
+                                                 std::to_string(landmark_set::kMaxLandmarks));
+    if (placement != 0 && placement != 1)
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "placement " + std::to_string(placement) + " is neither 0 (farthest) nor 1 (random)");
+    if (m->blocked_count() == static_cast<std::uint64_t>(m->width()) * static_cast<std::uint64_t>(m->height()))
+      return fail(LDDB_INVALID_MAP, fn, "every cell of the map is blocked: landmarks need a free cell");
+    auto set = std::make_shared<landmark_set>(landmark_set::build(
+        d->movement(), *m, count, placement == 0 ? landmark_placement::farthest : landmark_placement::random));
+    *out = add_handle(kind::landmarks, std::move(set));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_landmarks_free(lddb_landmarks landmarks) {
+  return guarded("lddb_landmarks_free",
+                 [&] { return remove_handle(landmarks, kind::landmarks, "lddb_landmarks_free", "landmarks"); });
+}
+
+LDDB_API lddb_status lddb_landmarks_current(lddb_landmarks landmarks, lddb_map map, int32_t* current) {
+  static const char* fn = "lddb_landmarks_current";
+  return guarded(fn, [&] {
+    std::shared_ptr<landmark_set> l;
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find(landmarks, kind::landmarks, fn, "landmarks", &l)) return s;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (!current) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'current' is NULL");
+    *current = l->current_for(*m) ? 1 : 0;
     return LDDB_OK;
   });
 }

@@ -9,6 +9,7 @@
 #include "lddb/batch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/landmarks.hpp"
 #include "lddb/lddb.h"
 #include "lddb/search.hpp"
 
@@ -27,6 +28,7 @@ struct context_object {
   bool smooth = false;
   std::shared_ptr<const database> db;
   std::shared_ptr<const grid_map> map;
+  std::shared_ptr<const landmark_set> landmarks;
 };
 
 struct batch_object {
@@ -43,6 +45,7 @@ struct setup {
   lddb_algorithm algorithm = LDDB_BLOCK_ASTAR;
   bool smooth = false;
   search_options options{heuristic_kind::zero};
+  std::shared_ptr<const landmark_set> landmarks;  // held for the call; options.landmarks points at it
 };
 // OK, or INVALID_ARGUMENT naming the field.
 lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, setup* out);

@@ -50,6 +50,15 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
     return fail(LDDB_INVALID_ARGUMENT, fn, text);
   }
   out->options.weight = o.weight;
+  if (o.landmarks != 0) {
+    std::shared_ptr<landmark_set> l;
+    if (const lddb_status st = find(o.landmarks, kind::landmarks, fn, "options->landmarks", &l)) return st;
+    if (!(l->rule_of() == r))
+      return fail(LDDB_INVALID_ARGUMENT, fn, "options: the landmarks were built for rule " + l->rule_of().name() +
+                                                 ", but the database's rule is " + r.name());
+    out->landmarks = l;
+    out->options.landmarks = l.get();
+  }
   return LDDB_OK;
 }
 
@@ -195,6 +204,7 @@ LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map
     c.in_progress = false;  // a new query abandons a sliced one
     c.db.reset();
     c.map.reset();
+    c.landmarks.reset();
     run_search(s, *h.db, *h.map, {start.x, start.y}, {goal.x, goal.y}, c.ctx, c.result, c.path, c.cost);
     fill_result(c.result, c.path, c.cost, result);
     if (const lddb_status st = copy_path(fn, c.path, path, capacity)) return st;
@@ -228,7 +238,8 @@ LDDB_API lddb_status lddb_search_begin(lddb_context ctx, lddb_database db, lddb_
       return fail(LDDB_INVALID_ARGUMENT, fn, "options: only Block A* runs in slices (algorithm LDDB_BLOCK_ASTAR)");
     context_object& c = *h.ctx;
     std::lock_guard lock(c.m);
-    c.in_progress = false;
+    c.in_progress = false;  // a new query abandons a sliced one, and what it kept alive
+    c.landmarks.reset();
     c.path.clear();
     const point a{start.x, start.y}, b{goal.x, goal.y};
     if (!on_lattice(h.db->movement(), *h.map, a) || !on_lattice(h.db->movement(), *h.map, b)) {
@@ -240,6 +251,7 @@ LDDB_API lddb_status lddb_search_begin(lddb_context ctx, lddb_database db, lddb_
         c.smooth = s.smooth;
         c.db = h.db;
         c.map = h.map;
+        c.landmarks = s.landmarks;  // options.landmarks points into it until the query ends
         c.cost = kUnreachable;
       } else {
         finish_search(s.smooth, h.db->movement(), *h.map, c.result, c.path, c.cost);
@@ -266,6 +278,7 @@ LDDB_API lddb_status lddb_search_continue(lddb_context ctx, uint64_t max_expansi
       finish_search(c.smooth, c.db->movement(), *c.map, c.result, c.path, c.cost);
       c.db.reset();
       c.map.reset();
+      c.landmarks.reset();
     }
     fill_result(c.result, c.path, c.cost, result);
     return outcome(fn, c.result);

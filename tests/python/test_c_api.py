@@ -78,6 +78,25 @@ def main():
     except lddb.LddbError as e:
         expect(e.status == "invalid_argument" and "weight" in str(e), str(e))
 
+    # Landmarks: the same optimal costs; stale once a cell is freed, current while cells are blocked.
+    with lib.build_landmarks(db, grid, 4) as lm:
+        expect(lm.current(grid), "fresh landmarks are current")
+        for algorithm in (lddb.BLOCK_ASTAR, lddb.ASTAR):
+            r = ctx.solve(db, grid, start, goal, algorithm=algorithm, landmarks=lm)
+            expect(r.status == "ok" and r.cost_fixed == costs[0], f"landmarks: {r.status} {r.cost_fixed}")
+            check_octile_path(blocked, r.path, start, goal, r.cost_fixed)
+        grid.set_blocked(0, 19, True)
+        expect(lm.current(grid), "blocking keeps landmarks current")
+        grid.set_blocked(0, 19, False)
+        expect(not lm.current(grid), "freeing a cell makes landmarks stale")
+        r = ctx.solve(db, grid, start, goal, landmarks=lm)
+        expect(r.status == "ok" and r.cost_fixed == costs[0], "stale landmarks: " + r.status)
+    try:
+        lib.build_landmarks(db, grid, 0)
+        fail("0 landmarks were accepted")
+    except lddb.LddbError as e:
+        expect(e.status == "invalid_argument" and "count 0" in str(e), str(e))
+
     # Sliced == one-shot; batch == one by one.
     one_shot = ctx.solve(db, grid, start, goal)
     r = ctx.begin(db, grid, start, goal)
