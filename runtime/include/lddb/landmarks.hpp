@@ -5,10 +5,13 @@
 // over K landmarks is a lower bound on the distance to the goal that, on maps with walls,
 // mazes and rooms, is far tighter than the straight-line estimate (Goldberg & Harrelson
 // 2005; the differential heuristic of ../shared/seeds/001). A search given a landmark_set
-// (search_options::landmarks) takes h = max(the rule's own heuristic, that bound).
+// (search_options::landmarks) takes h = max(the rule's own heuristic, that bound), over the
+// four landmarks that bound the query's start best (a larger set costs memory, not time a
+// point). Under any-angle a query whose start no landmark bounds better than the straight
+// line runs without them (there the scaled bound below seldom helps).
 //
 // Which distances. Tile and octile: the least cost of the rule's moves, from a Dijkstra
-// over the cells (a breadth-first search for tile). Block A* searches exactly this graph
+// over the cells (tile's moves all cost one). Block A* searches exactly this graph
 // (its blocks' stored costs are least costs of the same moves), so the bound is admissible
 // and consistent for it and for A*: both stay optimal. Any-angle: the least cost of unit
 // moves between vertices (along cell edges and across free cells) under the relaxed rule
