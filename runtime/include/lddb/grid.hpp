@@ -2,7 +2,8 @@
 // (lddb/map_file.hpp, lddb/scenario.hpp, lddb/mapgen.hpp).
 //
 // A grid_map holds one bit per cell and, for Block A*, one pattern_code per block of
-// b x b cells (bit y*b+x set when that cell is blocked). set_blocked updates both in O(1),
+// b x b cells (bit y*b+x set when that cell is blocked). set_blocked updates both in O(1)
+// (and, when a block turns open or not, one open-group count per level),
 // so a map can change between queries with no other preprocessing. Cells beyond the map's
 // width and height (the padding of the last row and column of blocks) are blocked, as is
 // everything outside the map.
@@ -42,7 +43,8 @@ class grid_map {
     if (!in_bounds(x, y)) return true;
     return (row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)] >> (x & 63)) & 1u;
   }
-  // O(1): one bit of the cell row and one bit of its block's pattern_code; where component
+  // O(1): one bit of the cell row and one bit of its block's pattern_code (and one count per
+  // level, O(log of the map's side), when the block turns open or not); where component
   // labels are built, blocking also reads the 8 cells around (a cell whose free
   // neighbours stay joined around it splits nothing; otherwise the labels are rebuilt by
   // the next query that needs them) and freeing joins the labels of its free neighbours
