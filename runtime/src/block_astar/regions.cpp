@@ -7,38 +7,47 @@
 #include "lddb/moves.hpp"
 #include "lddb/segments.hpp"
 #include "lddb/stored_cost.hpp"
+#include "../heuristic.hpp"
 
 namespace lddb::block_astar_impl {
 
 namespace {
 
-// A square of 2^level x 2^level blocks: its boundary vertices, their straight-line costs
-// and the links from them to every block around the square that holds them.
-void build_square(node_shape& q, int level, const block_shape& shape, int scale_log2) {
-  const int b = shape.block();
-  const int k = 1 << level, side = k * b, stride = side + 1, n = 4 * side;
+// The points of a square of k x k blocks, side cells a side, clockwise from the top-left as
+// block_shape numbers a block's, on the lattice 0..last a side (vertices: last = side;
+// cells: last = side - 1), their index, and cost(a, c) between each two.
+template <class Cost>
+void lay_ring(node_shape& q, int k, int side, int last, Cost cost) {
+  const int stride = last + 1, n = 4 * last;
   q.blocks = k;
   q.side = side;
   q.count = n;
   q.stride = stride;
-  // Boundary vertices clockwise from the top-left, as block_shape numbers a block's.
   q.index.assign(static_cast<std::size_t>(stride * stride), -1);
   int next = 0;
   auto add_point = [&](int x, int y) {
     q.points[static_cast<std::size_t>(next)] = {x, y};
     q.index[static_cast<std::size_t>(y * stride + x)] = next++;
   };
-  for (int x = 0; x < side; ++x) add_point(x, 0);
-  for (int y = 0; y < side; ++y) add_point(side, y);
-  for (int x = side; x > 0; --x) add_point(x, side);
-  for (int y = side; y > 0; --y) add_point(0, y);
-  // Straight segments, each rounded as a database stores a length.
+  for (int x = 0; x < last; ++x) add_point(x, 0);
+  for (int y = 0; y < last; ++y) add_point(last, y);
+  for (int x = last; x > 0; --x) add_point(x, last);
+  for (int y = last; y > 0; --y) add_point(0, y);
   q.cost.resize(static_cast<std::size_t>(n * n));
   for (int a = 0; a < n; ++a)
-    for (int c = 0; c < n; ++c) {
-      const point pa = q.points[static_cast<std::size_t>(a)], pc = q.points[static_cast<std::size_t>(c)];
-      q.cost[static_cast<std::size_t>(a * n + c)] = as_stored_length(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale_log2);
-    }
+    for (int c = 0; c < n; ++c)
+      q.cost[static_cast<std::size_t>(a * n + c)] = cost(q.points[static_cast<std::size_t>(a)], q.points[static_cast<std::size_t>(c)]);
+}
+
+// A square of 2^level x 2^level blocks: its boundary vertices, their straight-line costs
+// and the links from them to every block around the square that holds them.
+void build_square(node_shape& q, int level, const block_shape& shape, int scale_log2) {
+  const int b = shape.block(), k = 1 << level, side = k * b;
+  // Straight segments, each rounded as a database stores a length.
+  lay_ring(q, k, side, side, [scale_log2](point pa, point pc) {
+    return as_stored_length(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale_log2);
+  });
+  const int n = q.count;
   q.links.clear();
   for (int i = 0; i < n; ++i) {
     q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(q.links.size());
@@ -95,32 +104,11 @@ struct ring_way {
 // with step_legal's answer for every way the ring cells it reads can be blocked
 // (ring_tests), which prepare_square looks up against the map.
 void build_cell_square(node_shape& q, int level, const rule& r, const block_shape& shape) {
-  const int b = shape.block();
-  const int k = 1 << level, side = k * b, n = 4 * (side - 1);
-  q.blocks = k;
-  q.side = side;
-  q.count = n;
-  q.stride = side;
-  // Boundary cells clockwise from the top-left, as block_shape numbers a block's.
-  q.index.assign(static_cast<std::size_t>(side * side), -1);
-  int next = 0;
-  auto add_point = [&](int x, int y) {
-    q.points[static_cast<std::size_t>(next)] = {x, y};
-    q.index[static_cast<std::size_t>(y * side + x)] = next++;
-  };
-  for (int x = 0; x < side - 1; ++x) add_point(x, 0);
-  for (int y = 0; y < side - 1; ++y) add_point(side - 1, y);
-  for (int x = side - 1; x > 0; --x) add_point(x, side - 1);
-  for (int y = side - 1; y > 0; --y) add_point(0, y);
-  q.cost.resize(static_cast<std::size_t>(n * n));
-  for (int a = 0; a < n; ++a)
-    for (int c = 0; c < n; ++c) {
-      const point pa = q.points[static_cast<std::size_t>(a)], pc = q.points[static_cast<std::size_t>(c)];
-      const cost_t dx = static_cast<cost_t>(std::abs(pa.x - pc.x)), dy = static_cast<cost_t>(std::abs(pa.y - pc.y));
-      q.cost[static_cast<std::size_t>(a * n + c)] =
-          r.kind == rule_kind::tile ? (dx + dy) * kCostOne
-                                    : std::min(dx, dy) * r.diagonal + (std::max(dx, dy) - std::min(dx, dy)) * kCostOne;
-    }
+  const int b = shape.block(), k = 1 << level, side = k * b;
+  const heuristic_kind metric = default_heuristic(r);  // Manhattan or octile with r.diagonal
+  lay_ring(q, k, side, side - 1,
+           [&r, metric](point pa, point pc) { return heuristic_cost(metric, r, pa.x, pa.y, pc.x, pc.y); });
+  const int n = q.count;
   q.links.clear();
   q.ring_tests.clear();
   for (int i = 0; i < n; ++i) {
