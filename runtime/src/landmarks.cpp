@@ -69,11 +69,11 @@ struct landmark_builder::state {
   // The Dijkstra under way: its distances, row-major (4 bytes a point, where the table's
   // column would touch a cache line of K values a point; copied into the table when done),
   // and its two queues.
-  std::uint32_t* dist = nullptr;
+  std::vector<std::uint32_t> dist;
   std::vector<std::uint64_t> queue[2];  // key << 32 | point
   std::size_t head[2] = {0, 0};
   // Placement: the best probe so far and the distance from each point to its nearest landmark.
-  std::vector<std::uint32_t> probe, best_probe, nearest;
+  std::vector<std::uint32_t> best_probe, nearest;
   std::size_t best_reached = 0, reached = 0;
   int probes = 0;
   phase at = phase::probe;
@@ -83,8 +83,6 @@ struct landmark_builder::state {
   state(const rule& rr, const grid_map& m, int k, landmark_placement p, std::uint64_t seed)
       : map(m), r(rr), count(k), placement(p), rng(seed) {}
 
-  std::uint32_t get(std::size_t i) const { return dist[i]; }
-  void put(std::size_t i, std::uint32_t d) { dist[i] = d; }
   point at_index(std::size_t i) const {
     const std::size_t stride = static_cast<std::size_t>(set.stride_);
     return {static_cast<int>(i % stride), static_cast<int>(i / stride)};
@@ -102,7 +100,8 @@ struct landmark_builder::state {
       queue[q].clear();
       head[q] = 0;
     }
-    put(source, 0);
+    dist.assign(n, landmark_set::kUnreached);
+    dist[source] = 0;
     queue[0].push_back(source);
     reached = 0;
   }
@@ -116,7 +115,7 @@ struct landmark_builder::state {
       const std::uint64_t e = queue[q][head[q]++];
       const std::size_t u = static_cast<std::size_t>(e & 0xFFFFFFFFu);
       const std::uint32_t key = static_cast<std::uint32_t>(e >> 32);
-      if (key != get(u)) continue;  // settled before, through a shorter way
+      if (key != dist[u]) continue;  // settled before, through a shorter way
       --budget;
       ++work_done;
       ++reached;
@@ -124,8 +123,8 @@ struct landmark_builder::state {
         const int k = __builtin_ctz(legal);
         const std::size_t v = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(u) + offset[static_cast<std::size_t>(k)]);
         const std::uint32_t nd = key + unit[k >= 4];
-        if (nd >= get(v)) continue;
-        put(v, nd);
+        if (nd >= dist[v]) continue;
+        dist[v] = nd;
         queue[k >= 4].push_back(std::uint64_t{nd} << 32 | v);
       }
     }
@@ -182,8 +181,6 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   landmark_set& set = s.set;
   set.rule_ = r;
   set.count_ = count;
-  set.width_ = map.width();
-  set.height_ = map.height();
   set.map_identity_ = map.identity();
   set.cells_freed_ = map.cells_freed();
   s.vertices = r.on_vertices();
@@ -220,8 +217,6 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   } else
     s.tables.cells_for(r);
   set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
-  s.probe.assign(s.n, landmark_set::kUnreached);
-  s.dist = s.probe.data();
   s.start_search(s.random_start());
   s.total_work = static_cast<std::uint64_t>(count + 1) * s.n;
 }
@@ -249,15 +244,13 @@ bool landmark_builder::step(std::uint64_t work) {
         ++s.probes;
         if (s.reached > s.best_reached) {
           s.best_reached = s.reached;
-          s.best_probe.swap(s.probe);
+          s.best_probe.swap(s.dist);
         }
         // A start in a small pocket would put every landmark there: try again (at most 8
         // times) until a probe reaches half the free points.
         const std::uint64_t free_cells = static_cast<std::uint64_t>(s.map.width()) * static_cast<std::uint64_t>(s.map.height()) -
                                          s.map.blocked_count();
         if (s.probes < 8 && s.best_reached * 2 < free_cells) {
-          s.probe.assign(s.n, landmark_set::kUnreached);
-          s.dist = s.probe.data();
           s.start_search(s.random_start());
         } else {
           s.nearest.assign(s.n, landmark_set::kUnreached);
@@ -268,8 +261,6 @@ bool landmark_builder::step(std::uint64_t work) {
       case phase::place: {
         const std::size_t l = s.choose();
         s.set.points_.push_back(s.at_index(l));
-        s.probe.assign(s.n, landmark_set::kUnreached);
-        s.dist = s.probe.data();
         s.start_search(l);
         s.at = phase::search;
         work -= std::min<std::uint64_t>(work, s.n / 8 + 1);  // the scan
@@ -280,8 +271,8 @@ bool landmark_builder::step(std::uint64_t work) {
         std::uint32_t* column = s.set.table_.data() + s.placed;
         const std::size_t k = static_cast<std::size_t>(s.count);
         for (std::size_t i = 0; i < s.n; ++i) {
-          column[s.set.slot(s.at_index(i)) * k] = s.probe[i];
-          s.nearest[i] = std::min(s.nearest[i], s.probe[i]);
+          column[s.set.slot(s.at_index(i)) * k] = s.dist[i];
+          s.nearest[i] = std::min(s.nearest[i], s.dist[i]);
         }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
@@ -292,7 +283,7 @@ bool landmark_builder::step(std::uint64_t work) {
     }
   }
   if (s.at == phase::finished) {
-    s.probe = {};
+    s.dist = {};
     s.best_probe = {};
     s.nearest = {};
     for (auto& q : s.queue) q = {};

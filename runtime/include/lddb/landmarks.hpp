@@ -82,8 +82,7 @@ class landmark_set {
   const std::vector<point>& points() const { return points_; }
   // Built from this map object with no cell freed since (blocking keeps it admissible).
   bool current_for(const grid_map& map) const {
-    return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_ &&
-           map.width() == width_ && map.height() == height_;
+    return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_;
   }
   std::size_t memory_bytes() const { return table_.size() * sizeof(std::uint32_t); }
 
@@ -107,7 +106,7 @@ class landmark_set {
  private:
   friend class landmark_builder;
   rule rule_{};
-  int count_ = 0, width_ = 0, height_ = 0, stride_ = 0, rows_ = 0, tiles_x_ = 0, shift_ = 0;
+  int count_ = 0, stride_ = 0, rows_ = 0, tiles_x_ = 0, shift_ = 0;
   std::uint64_t map_identity_ = 0, cells_freed_ = 0;
   std::vector<point> points_;
   std::vector<std::uint32_t> table_;  // point-major: K distances per point
