@@ -31,15 +31,11 @@ if (($# < 2)); then
   exit 2
 fi
 old=$1 new=$2 rounds=${3:-2}
-maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for map in "${target_maps[@]}"; do
   scen=$maps_dir/$map.map.scen
-  # The version line, then every step-th query so that at most `limit` remain.
-  awk -v limit="$limit" 'FNR == NR { n++; next }
-    FNR == 1 { print; step = int((n - 1 + limit - 1) / limit); if (step < 1) step = 1; next }
-    (FNR - 2) % step == 0 { print }' "$scen" "$scen" >"$work/${map//\//_}.scen"
+  spread_queries "$scen" "$limit" >"$work/${map//\//_}.scen"
 done
 ratio() { awk -v o="$1" -v n="$2" 'BEGIN { if (o > 0) printf "%.3f", n / o; else print "?" }'; }
 for map in "${target_maps[@]}"; do

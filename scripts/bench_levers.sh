@@ -38,7 +38,6 @@ for spec in "$@"; do
   names+=("${spec%%=*}")
   commands+=("${spec#*=}")
 done
-maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -51,9 +50,7 @@ echo "|---|---|---|---|---|---|---|"
 for m in "${target_maps[@]}"; do
   scen=$maps_dir/$m.map.scen
   [[ -f $scen ]] || { echo "| ${m#*/} | missing | | | | | |"; continue; }
-  awk -v limit="$limit" 'FNR == NR { n++; next }
-    FNR == 1 { print; step = (n - 1) / limit; if (step < 1) step = 1; next_at = 0; k = 0; next }
-    k < limit && FNR - 2 >= next_at { print; k++; next_at += step }' "$scen" "$scen" >"$work/q.scen"
+  spread_queries "$scen" "$limit" >"$work/q.scen"
   declare -a best=()
   for ((r = 0; r < rounds; ++r)); do
     for ((i = 0; i < ${#names[@]}; ++i)); do

@@ -50,7 +50,6 @@ for spec in "$@"; do
   names+=("${spec%%=*}")
   paths+=("${spec#*=}")
 done
-maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 source scripts/target_maps.sh
 lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }

@@ -10,7 +10,6 @@
 # into a temporary folder first (under a second).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 limit=()
 if [[ -n ${1:-} ]]; then limit=(--limit "$1"); fi
 source scripts/target_maps.sh

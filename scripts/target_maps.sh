@@ -1,6 +1,16 @@
 # shellcheck shell=bash
-# The six target maps the searches are measured on, one per family of ../shared/maps
-# (folder/name, without .map). Sourced by bench_search.sh and bench_public.sh, so that both
-# always run the same set.
+# What the benchmark scripts share, so that they always run the same set the same way: the
+# six target maps the searches are measured on, one per family of ../shared/maps
+# (folder/name, without .map), the maps folder, and a scenario's queries spread evenly.
 # shellcheck disable=SC2034  # used by the scripts that source this file
 target_maps=(bg512/AR0500SR dao/brc202d dao/den520d random/random512-25-1 rooms/64room_001 mazes/maze512-8-1)
+maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
+
+# spread_queries SCEN LIMIT: the scenario's version line, then LIMIT of its queries (all when
+# it has fewer) taken at even steps over the file: a file lists its queries shortest first,
+# so its first queries alone would time only short paths.
+spread_queries() {
+  awk -v limit="$2" 'FNR == NR { n++; next }
+    FNR == 1 { print; step = (n - 1) / limit; if (step < 1) step = 1; next_at = 0; k = 0; next }
+    k < limit && FNR - 2 >= next_at { print; k++; next_at += step }' "$1" "$1"
+}
