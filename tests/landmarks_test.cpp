@@ -60,10 +60,12 @@ using lddb::search_result;
 double units(cost_t c) { return lddb::cost_to_double(c); }
 constexpr double kEps = 1e-6;
 
+// The cell rules of the search tests (tile and every octile variant).
 std::vector<rule> cell_rules() {
-  return {rule::tile(), rule::octile(), rule::octile(lddb::corner_cutting::one_side_free),
-          rule::octile(lddb::corner_cutting::allowed),
-          rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5"))};
+  std::vector<rule> out;
+  for (const rule& r : lddb_test::search_rules())
+    if (!r.on_vertices()) out.push_back(r);
+  return out;
 }
 
 using lddb_test::db_for;

@@ -79,16 +79,6 @@ class failures {
 
 using lddb_test::db_for;
 
-std::vector<rule> all_rules() {
-  return {rule::tile(),
-          rule::octile(),
-          rule::octile(lddb::corner_cutting::one_side_free),
-          rule::octile(lddb::corner_cutting::allowed),
-          rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5")),
-          rule::any_angle(),
-          rule::any_angle(lddb::squeezing::allowed)};
-}
-
 // One search of one query.
 enum class algo { block_astar, block_fixed, astar, theta, lazy_theta };
 const char* algo_name(algo a) {
@@ -166,7 +156,7 @@ TEST(Bound, GeneratedMaps) {
     lddb_test::rng g{static_cast<std::uint64_t>(i) * 31 + 7};
     std::vector<std::pair<point, point>> queries;
     for (int q = 0; q < 3; ++q) queries.push_back({lddb_test::random_free_cell(g, map), lddb_test::random_free_cell(g, map)});
-    for (const rule& r : all_rules()) {
+    for (const rule& r : lddb_test::search_rules()) {
       map.set_block_size(db_for(r).info().block);
       for (const auto& [s, t] : queries) {
         // Tile and octile: the optimum by the oracle's own Dijkstra.
@@ -219,7 +209,7 @@ TEST(Bound, GeneratedMaps) {
 TEST(Bound, OpenGround) {
   failures fail;
   search_context ctx;
-  for (const rule& r : all_rules()) {
+  for (const rule& r : lddb_test::search_rules()) {
     grid_map map(120, 90, db_for(r).info().block);
     for (int k = 0; k < 30; ++k) map.set_blocked(20 + 3 * k, 10 + 2 * k, true);  // a few scattered posts
     const point s{1, 88}, t{118, 2};
@@ -243,7 +233,7 @@ TEST(Refused, BadWeights) {
   search_context ctx;
   const double bad[] = {0.5, 0.999, 0, -1, 16.001, 1e9, std::numeric_limits<double>::quiet_NaN(),
                         std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
-  for (const rule& r : all_rules()) {
+  for (const rule& r : lddb_test::search_rules()) {
     grid_map map(20, 20, db_for(r).info().block);
     const point s{1, 1}, t{18, 17};
     for (algo a : algos_for(r)) {
@@ -267,7 +257,7 @@ TEST(Refused, BadWeights) {
 
 TEST(Sliced, SameAsOneShot) {
   search_context ctx, sliced_ctx;
-  for (const rule& r : all_rules()) {
+  for (const rule& r : lddb_test::search_rules()) {
     std::string name;
     grid_map map = generated_map(4, name);  // a rooms map
     map.set_block_size(db_for(r).info().block);
@@ -288,7 +278,7 @@ TEST(Sliced, SameAsOneShot) {
 
 TEST(Budget, NoLowerBound) {
   search_context ctx;
-  for (const rule& r : all_rules()) {
+  for (const rule& r : lddb_test::search_rules()) {
     grid_map map(100, 100, db_for(r).info().block);
     for (algo a : algos_for(r)) {
       search_options opt = options_for(r, 2);
