@@ -117,6 +117,12 @@ std::string search_setup::label() const {
          (squares ? ", open squares" : "") + weighted + ")";
 }
 
+void add_square_levels_option(CLI::App* cmd, int& levels) {
+  cmd->add_option("--square-levels", levels,
+                  "Block A* with open squares: the largest, as L for 2^L x 2^L blocks (1 to 4; default 2)")
+      ->check(CLI::Range(1, search_options::kMaxSquareLevels));
+}
+
 std::shared_ptr<const database> open_database(const std::string& path) {
   const database::open_result opened = database::open(path);
   if (!opened) {
@@ -134,6 +140,7 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   if (o.fixed_blocks && o.open_squares) throw usage_error("--fixed-blocks and --open-squares exclude each other");
   if (o.fixed_blocks) s.open_squares = false;
   if (o.open_squares) s.open_squares = true;
+  s.square_levels = o.square_levels;
   std::optional<rule> asked;
   if (o.rule_text) {
     std::string why;
@@ -230,6 +237,7 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   options.landmarks = landmarks;
   options.record_expanded = record_expanded;
   options.open_squares = s.open_squares;
+  options.square_levels = s.square_levels;
   options.weight = s.weight;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
   using clock = std::chrono::steady_clock;

@@ -56,6 +56,7 @@ struct bench_args {
   std::string algo = "block-astar";
   bool smooth = false;
   bool fixed_blocks = false, open_squares = false;
+  int square_levels = 2;
   std::optional<std::uint64_t> limit;  // queries per scenario file
   unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };
@@ -158,7 +159,7 @@ int run_bench(const bench_args& a) {
   const algorithm algo = parse_algorithm(a.algo, "--algo");
   const search_setup s =
       make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares,
-                                     a.landmarks, a.placement});
+                                     a.landmarks, a.placement, a.square_levels});
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
     throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");
@@ -427,6 +428,7 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
+  add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth every path (timed apart)");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,
                 "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");

@@ -22,6 +22,7 @@ struct render_args {
   std::vector<std::string> algos;
   bool smooth = false;
   bool fixed_blocks = false, open_squares = false;
+  int square_levels = 2;
   std::string out;
 };
 
@@ -47,7 +48,7 @@ int run_render(const render_args& a) {
     const std::size_t colon = spec.find(':');
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
     setup_options o{a.rule_text,   std::nullopt, a.heuristic, a.smooth, a.fixed_blocks,
-                    a.weight,      a.open_squares, a.landmarks, a.placement};
+                    a.weight,      a.open_squares, a.landmarks, a.placement, a.square_levels};
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -156,6 +157,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
+  add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,
                 "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");

@@ -23,6 +23,7 @@ struct solve_args {
   bool json = false;
   bool fixed_blocks = false;  // Block A* without open squares (the paper's blocks)
   bool open_squares = false;  // Block A* with open squares under tile and octile too
+  int square_levels = 2;
 };
 
 const char* const kSolveFooter = R"(Examples:
@@ -36,7 +37,7 @@ int run_solve(const solve_args& a) {
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
   const search_setup s =
       make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares, a.landmarks,
-                                     a.placement});
+                                     a.placement, a.square_levels});
   const grid_map map = load_map_or_fail(a.map, block_size_for(s));
   const std::optional<map_landmarks> landmarks = build_landmarks(s, map);
   if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
@@ -142,6 +143,7 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
+  add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth the path (line-of-sight shortcuts)");
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,

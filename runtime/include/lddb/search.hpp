@@ -96,6 +96,12 @@ struct search_options {
   // tile and octile, whose squares cut the expansions on open ground but save time only
   // on maps of big rooms (6-7% on 64room_001; 1-32% slower on the other families).
   std::optional<bool> open_squares;
+  // Block A* with open squares: the largest square, as a level L (2^L x 2^L blocks), from 1
+  // to kMaxSquareLevels. Levels 3 and 4 (8 x 8 and 16 x 16 blocks, up to 256 boundary
+  // points: b <= 4) carry g-values across in time linear in their perimeter; a rule or
+  // block size without a level keeps the largest it has. Out of range: invalid_option.
+  static constexpr int kMaxSquareLevels = 4;
+  int square_levels = 2;
   // Block A*: run the min-plus rows with AVX2 where the CPU has it: any-angle, and the open
   // squares of every rule (the cell rules' blocks run the portable loops, which are as fast
   // on their short rows). The answers are the same either way (the tests compare them);

@@ -15,6 +15,10 @@ block_search::expansion block_search::pick_expansion() const {
 // kernels of min_plus.hpp.
 template <bool kSquares, class Rows>
 point_set block_search::expand(int s, point_set ingress) {
+  if (kSquares && is_large(slot(s))) {  // its points and its ingress are its own
+    expand_large(s);
+    return 0;
+  }
   // At most 20 new neighbours (around a 4 x 4 square): with room for them, slot references
   // and square point arrays stay valid below.
   st_.pool.reserve_more(21);
@@ -147,24 +151,6 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
   return true;
 }
 
-// A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
-// least (g + weight * h, tie) for OPEN. The tie reads h itself: the same order, and within
-// tie_order's range whatever the weight.
-[[gnu::always_inline]] inline void block_search::offer(int ns, cost_t ng, cost_t hn) {
-  const cost_t t = tie_(hn), f = key(ng, hn);
-  block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
-  if (cand.f == kUnreachable) st_.touched.push_back(ns);
-  if (f < cand.f || (f == cand.f && t < cand.tie)) cand = {f, t};
-}
-
-inline void block_search::push_offers() {
-  for (int ns : st_.touched) {
-    const block_search_state::key k = st_.candidate[static_cast<std::size_t>(ns)];
-    st_.open.push_or_decrease(st_.pool.slots(), ns, k.f, k.tie, q_.stats);
-    st_.candidate[static_cast<std::size_t>(ns)] = {kUnreachable, 0};
-  }
-}
-
 // Line 6 between plain blocks: each link's target and way back are its own. One
 // instantiation per kind of point, so that neither tests the kind on every link.
 template <bool kVertices>
@@ -211,6 +197,15 @@ template <bool kVertices>
   // (where nb finds this node, for walk_back). From a square into a plain block, the link
   // knows both.
   std::uint32_t target = l.target, back = l.back;
+  if (is_large(nb)) {
+    const point p = shape_of(cur).points[l.source];
+    const large_shape& to = large_shape_of(nb);
+    const int vx = (cur.bx - nb.bx) * b_ + p.x, vy = (cur.by - nb.by) * b_ + p.y;
+    const int hx = cur.bx + (cur.level ? holding_block(p.x, shape_of(cur).blocks, b_) : 0);
+    const int hy = cur.by + (cur.level ? holding_block(p.y, shape_of(cur).blocks, b_) : 0);
+    return receive_large(ns, to.index[static_cast<std::size_t>(vy * to.stride + vx)], ring_index(nb, hx, hy), s,
+                         l.source, ng, hv);
+  }
   if (nb.level) {
     const node_shape& from = shape_of(cur);
     const node_shape& to = shape_of(nb);
@@ -290,8 +285,15 @@ template <bool kFromSquare>
 // block of node s that the move leaves.
 [[gnu::noinline]] void block_search::hand_into_square(int s, const block_slot& cur, const link& l, int ns, cost_t ng) {
   block_slot& nb = slot(ns);
-  const node_shape& q = shape_of(nb);
   const point from = shape_of(cur).points[l.source];
+  if (is_large(nb)) {
+    const large_shape& q = large_shape_of(nb);
+    const int tx = (cur.bx - nb.bx) * b_ + from.x + l.dx, ty = (cur.by - nb.by) * b_ + from.y + l.dy;
+    const int target = q.index[static_cast<std::size_t>(ty * q.stride + tx)];
+    const int back = ring_index(nb, cur.bx + (cur.level ? l.hx : 0), cur.by + (cur.level ? l.hy : 0));
+    return receive_large(ns, target, back, s, l.source, ng, h(global(nb, target)));
+  }
+  const node_shape& q = shape_of(nb);
   const int tx = (cur.bx - nb.bx) * b_ + from.x + l.dx, ty = (cur.by - nb.by) * b_ + from.y + l.dy;
   const int target = q.index[static_cast<std::size_t>(ty * q.stride + tx)];
   const int back = ring_index(nb, cur.bx + (cur.level ? l.hx : 0), cur.by + (cur.level ? l.hy : 0));

@@ -42,6 +42,7 @@ void block_search::build_links() {
   st_.links.build(rule_, shape_, unit);
   st_.floor_unit = unit;
   st_.square_levels = build_node_shapes(st_.shapes, rule_, shape_, scale);
+  st_.large_levels = build_large_shapes(st_.large, rule_, shape_, scale, st_.square_levels);
   st_.links_rule = rule_;
   st_.links_block = b_;
 }
@@ -62,6 +63,7 @@ bool block_search::begin(search_result& r) {
   }
   st_.pool.reset();
   st_.squares_used = 0;
+  st_.large_used = 0;
   st_.open.clear();
   st_.candidate.clear();
   build_links();
@@ -69,6 +71,7 @@ bool block_search::begin(search_result& r) {
   st_.squares = q_.options.open_squares.value_or(rule_.on_vertices()) && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
+  st_.top_level = std::min(q_.options.square_levels, st_.large_levels);
 
   // Under the default any-angle rule a start or goal on a double corner belongs to the
   // side of its own (south-east) cell (lddb/segments.hpp): on a block boundary only the
@@ -143,6 +146,7 @@ bool block_search::begin(search_result& r) {
 // saves in Block A*. The other points of the node stay open as at weight 1.
 void block_search::close(int s, point_set expanded) {
   block_slot& cur = slot(s);
+  if (is_large(cur)) return;  // a large square's points stay open: it may be expanded again
   const cost_t least = st_.open.empty() ? kUnreachable : st_.open.top().f;
   const cost_t* const g = store(cur).g;
   for (point_set m = expanded; m; m &= m - 1) {
@@ -215,10 +219,18 @@ void block_search::give_up(search_result& r) {
   const open_list::entry top = st_.open.top();  // advance() stopped with it on top
   r.lower_bound = weight_.is_one() ? top.f : 0;  // an inflated key bounds nothing
   const block_slot& node = slot(top.slot());
-  const cost_t* const g = store(node).g;
   int best = -1;
-  for (int i = 0; i < shape_of(node).count && best < 0; ++i)
-    if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && key(g[i], h(global(node, i))) == top.f) best = i;
+  if (is_large(node)) {
+    const large_nodes& L = large_of(node);
+    for (int i = 0; i < large_shape_of(node).count && best < 0; ++i)
+      if (((L.ingress[static_cast<std::size_t>(i / 64)] >> (i % 64)) & 1u) && L.g[static_cast<std::size_t>(i)] != kUnreachable &&
+          key(L.g[static_cast<std::size_t>(i)], h(global(node, i))) == top.f)
+        best = i;
+  } else {
+    const cost_t* const g = store(node).g;
+    for (int i = 0; i < shape_of(node).count && best < 0; ++i)
+      if (((node.ingress >> i) & 1u) && g[i] != kUnreachable && key(g[i], h(global(node, i))) == top.f) best = i;
+  }
   if (best < 0) return;  // not reached: the key always comes from an ingress point
   r.cost = cost_back(top.slot(), best);
   st_.scratch.clear();
@@ -295,6 +307,13 @@ std::size_t state_bytes(const block_search_state* s) {
                   s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int);
   n += s->links.links.capacity() * sizeof(block_astar_impl::link) +
        s->square_state.capacity() * sizeof(block_astar_impl::square_nodes);
+  for (const block_astar_impl::large_nodes& l : s->large_state)
+    n += sizeof(l) + l.g.capacity() * sizeof(cost_t) + l.parent.capacity() * sizeof(block_astar_impl::wide_parent) +
+         l.neighbour.capacity() * sizeof(int) +
+         (l.link_ok.capacity() + l.exitable.capacity() + l.ingress.capacity()) * sizeof(std::uint64_t);
+  for (const block_astar_impl::large_shape& q : s->large)
+    n += q.links.capacity() * sizeof(block_astar_impl::large_link) + q.index.capacity() * sizeof(int) +
+         q.points.capacity() * sizeof(point) + q.ring_tests.capacity() * sizeof(block_astar_impl::large_shape::ring_test);
   for (const block_astar_impl::node_shape& q : s->shapes)
     n += q.links.capacity() * sizeof(block_astar_impl::link) + q.cost.capacity() * sizeof(cost_t) +
          q.index.capacity() * sizeof(int);

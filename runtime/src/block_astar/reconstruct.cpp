@@ -29,6 +29,16 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
   while (true) {
     const block_slot& cur = slot(s);
     add_point(out, global(cur, x));
+    if (is_large(cur)) {  // as a small square below, with wider parents
+      const wide_parent p = large_of(cur).parent[static_cast<std::size_t>(x)];
+      if (p.kind == via::block) {
+        if (rule_.kind == rule_kind::tile) add_point(out, {global(cur, p.index).x, global(cur, x).y});
+      } else {
+        s = large_of(cur).neighbour[p.around];
+      }
+      x = p.index;
+      continue;
+    }
     const parent_ref p = store(cur).parent[x];
     if (p.kind == via::block && cur.level) {
       // A square: a straight segment (any-angle), diagonal steps then straight ones
@@ -60,6 +70,23 @@ cost_t block_search::cost_back(int s, int x) const {
   cost_t c = 0;
   while (true) {
     const block_slot& cur = slot(s);
+    if (is_large(cur)) {
+      const wide_parent p = large_of(cur).parent[static_cast<std::size_t>(x)];
+      if (p.kind == via::block) {
+        const point a = global(cur, p.index), b = global(cur, x);
+        c += large_shape_of(cur).metric.cost(b.x - a.x, b.y - a.y);
+        x = p.index;
+        continue;
+      }
+      const int from = large_of(cur).neighbour[p.around];
+      if (!rule_.on_vertices()) {
+        const point a = global(slot(from), p.index), b = global(cur, x);
+        c += a.x != b.x && a.y != b.y ? rule_.diagonal : kCostOne;
+      }
+      s = from;
+      x = p.index;
+      continue;
+    }
     const parent_ref p = store(cur).parent[x];
     if (p.kind == via::block && cur.level) {  // a square: its straight-line costs
       const node_shape& q = shape_of(cur);

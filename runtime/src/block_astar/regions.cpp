@@ -11,6 +11,20 @@
 
 namespace lddb::block_astar_impl {
 
+int ring_id(point c, int side) {
+  if (c.y == -1) return c.x + 1;
+  if (c.y == side) return side + 2 + c.x + 1;
+  if (c.x == -1) return 2 * side + 4 + c.y;
+  if (c.x == side) return 3 * side + 4 + c.y;
+  return 4 * side + 4;
+}
+
+bool ring_way::blocked(int x, int y) const {
+  for (std::size_t c = 0; c < 3; ++c)
+    if (read[c] == point{x, y} && ring_id(read[c], side) != 4 * side + 4) return (way >> c) & 1u;
+  return false;  // inside the free square
+}
+
 namespace {
 
 // The points of a square of k x k blocks, side cells a side, clockwise from the top-left as
@@ -74,29 +88,6 @@ void build_square(node_shape& q, int level, const block_shape& shape, int scale_
   q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
   if (q.links.size() > kMaxSquareLinks) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
 }
-
-// Cell (x, y) of the ring around a square of side cells (square coordinates), numbered
-// top row, bottom row, left column, right column; 4 side + 4 for a cell inside.
-int ring_id(point c, int side) {
-  if (c.y == -1) return c.x + 1;
-  if (c.y == side) return side + 2 + c.x + 1;
-  if (c.x == -1) return 2 * side + 4 + c.y;
-  if (c.x == side) return 3 * side + 4 + c.y;
-  return 4 * side + 4;
-}
-
-// A free square whose ring cells `read` are blocked as the bits of `way` say, as
-// step_legal reads a grid.
-struct ring_way {
-  const std::array<point, 3>& read;
-  unsigned way;
-  int side;
-  bool blocked(int x, int y) const {
-    for (std::size_t c = 0; c < 3; ++c)
-      if (read[c] == point{x, y} && ring_id(read[c], side) != 4 * side + 4) return (way >> c) & 1u;
-    return false;  // inside the free square
-  }
-};
 
 // A square of 2^level x 2^level blocks under a cell rule: its boundary cells, the exact
 // cost between each two (every move inside a free square is legal, so Manhattan for tile

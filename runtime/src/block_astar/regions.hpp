@@ -27,7 +27,7 @@ namespace lddb::block_astar_impl {
 constexpr int kSquareLevels = 2;                  // level L: 2^L x 2^L blocks
 constexpr int kNodePoints = 64;                   // the most boundary points of a node
 constexpr int kSquareRing = (4 + 2) * (4 + 2);    // ring positions around a 4 x 4 square
-constexpr int kSquareIdShift = 30;                // a square's id: its top-left block's, level << 30
+constexpr int kSquareIdShift = 29;                // a square's id: its top-left block's, level << 29
 constexpr int kMaxSquareLinks = 256;              // octile, 16 cells a side: 12 * 16 - 4 = 188
 static_assert(kMaxBoundary <= kNodePoints, "a plain block's points fit a node's arrays");
 
@@ -86,6 +86,19 @@ inline int square_level(const grid_map& map, point start, point goal, int bx, in
   }
   return open;
 }
+
+// Cell (x, y) of the ring around a square of side cells (square coordinates), numbered
+// top row, bottom row, left column, right column; 4 side + 4 for a cell inside.
+int ring_id(point c, int side);
+
+// A free square whose ring cells `read` are blocked as the bits of `way` say, as
+// step_legal reads a grid.
+struct ring_way {
+  const std::array<point, 3>& read;
+  unsigned way;
+  int side;
+  bool blocked(int x, int y) const;
+};
 
 // Which of a square's links are legal and which of its points can hand a g-value on.
 void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& shape, const grid_map& map, const rule& r);

@@ -18,11 +18,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <type_traits>
 #include <vector>
 
 #include "geometry.hpp"
 #include "heuristic.hpp"
+#include "large_squares.hpp"
 #include "lddb/block_graph.hpp"
 #include "lddb/block_shape.hpp"
 #include "lddb/format.hpp"
@@ -68,7 +70,9 @@ struct block_search_state {
   cost_t floor_unit = 0;  // one stored unit (0 for exact cell costs)
   block_astar_impl::block_links links;
   block_astar_impl::node_shapes shapes;
-  int square_levels = 0;  // the highest level of square the rule and block size have
+  int square_levels = 0;  // the highest level of small square the rule and block size have
+  block_astar_impl::large_shapes large;  // the large squares' shapes (large_squares.hpp)
+  int large_levels = 0;                  // the highest level of any square they have
 
   std::array<block_graph::paths, block_astar_impl::kMaxStarts> start_paths, goal_paths;
   std::vector<point> scratch;  // path reconstruction, kept for its capacity
@@ -76,6 +80,16 @@ struct block_search_state {
   bool squares = false;  // this query uses open squares
   std::vector<block_astar_impl::square_nodes> square_state;  // the first squares_used belong to this query
   std::size_t squares_used = 0;
+  int top_level = 0;  // this query's largest square
+  // Large squares: their points (a deque keeps references stable as it grows), and the
+  // buffers their expansions reuse.
+  std::deque<block_astar_impl::large_nodes> large_state;  // the first large_used belong to this query
+  std::size_t large_used = 0;
+  block_astar_impl::carry_scratch carry;
+  std::vector<cost_t> carry_out;
+  std::vector<std::int32_t> carry_from;
+  std::vector<std::uint64_t> large_hand;
+  std::vector<std::uint8_t> large_ring;
 };
 
 namespace block_astar_impl {
@@ -110,7 +124,11 @@ class block_search {
   void build_links();
   block_slot& slot(int s) { return st_.pool[s]; }
   const block_slot& slot(int s) const { return st_.pool[s]; }
+  // A plain block or small square (level <= kSquareLevels).
   const node_shape& shape_of(const block_slot& s) const { return st_.shapes[s.level]; }
+  static bool is_large(const block_slot& s) { return s.level > kSquareLevels; }
+  const large_shape& large_shape_of(const block_slot& s) const { return st_.large[s.level]; }
+  large_nodes& large_of(const block_slot& s) const { return st_.large_state[static_cast<std::size_t>(s.ext)]; }
   square_nodes& square_of(const block_slot& s) const { return st_.square_state[static_cast<std::size_t>(s.ext)]; }
   // Where a node keeps its points: in the slot for a block, beside it for a square.
   node_store<false> store(block_slot& s) const {
@@ -124,11 +142,12 @@ class block_search {
   }
   // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
   int ring_index(const block_slot& of, int bx, int by) const {
-    return ring_position(bx - of.bx, by - of.by, shape_of(of).blocks);
+    return ring_position(bx - of.bx, by - of.by, 1 << of.level);
   }
   // Boundary point i of node s on the map.
   point global(const block_slot& s, int i) const {
-    const point p = shape_of(s).points[static_cast<std::size_t>(i)];
+    const point p = is_large(s) ? large_shape_of(s).points[static_cast<std::size_t>(i)]
+                                : shape_of(s).points[static_cast<std::size_t>(i)];
     return {s.bx * b_ + p.x, s.by * b_ + p.y};
   }
   point global_in_block(const block_slot& s, int i) const {  // global() for a plain block s
@@ -183,6 +202,14 @@ class block_search {
   template <bool kFromSquare>
   [[gnu::always_inline]] void hand_on_cell(int s, block_slot& cur, const cost_t* cur_g, int* neighbours, const link& l);
   void hand_into_square(int s, const block_slot& cur, const link& l, int ns, cost_t ng);
+  // ---- large squares (large_expansion.cpp)
+  void expand_large(int s);
+  // Point `target` of large square ns takes g-value ng from point `source` of node s,
+  // which it finds at its ring position `back`; hn is the point's h.
+  void receive_large(int ns, int target, int back, int s, int source, cost_t ng, cost_t hn);
+  // Hands g-value ng of point `source` of large square s (shape q) on along its legal link
+  // l, into whatever node holds the block there; hn is the vertex's h (vertices only).
+  void hand_from_large(int s, const large_shape& q, int source, const large_link& l, cost_t ng, cost_t hn);
   [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng);
   [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn);
   void push_offers();
@@ -216,6 +243,24 @@ class block_search {
   const goal_distance heuristic_;
   const weight_factor weight_;
 };
+
+// A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
+// least (g + weight * h, tie) for OPEN. The tie reads h itself: the same order, and within
+// tie_order's range whatever the weight.
+inline void block_search::offer(int ns, cost_t ng, cost_t hn) {
+  const cost_t t = tie_(hn), f = key(ng, hn);
+  block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
+  if (cand.f == kUnreachable) st_.touched.push_back(ns);
+  if (f < cand.f || (f == cand.f && t < cand.tie)) cand = {f, t};
+}
+
+inline void block_search::push_offers() {
+  for (int ns : st_.touched) {
+    const block_search_state::key k = st_.candidate[static_cast<std::size_t>(ns)];
+    st_.open.push_or_decrease(st_.pool.slots(), ns, k.f, k.tie, q_.stats);
+    st_.candidate[static_cast<std::size_t>(ns)] = {kUnreachable, 0};
+  }
+}
 
 }  // namespace block_astar_impl
 }  // namespace lddb

@@ -48,7 +48,7 @@ int block_search::slot_of(int bx, int by) {
   std::size_t bucket = 0;
   if (const int found = st_.pool.find(plain, bucket); found >= 0) return found;
   // New node: the block, or the square it belongs to.
-  const int level = st_.squares ? square_level(map_, q_.start, q_.goal, bx, by, st_.square_levels, !rule_.on_vertices()) : 0;
+  const int level = st_.squares ? square_level(map_, q_.start, q_.goal, bx, by, st_.top_level, !rule_.on_vertices()) : 0;
   const int k = 1 << level;  // blocks a side
   bx &= ~(k - 1);
   by &= ~(k - 1);
@@ -64,7 +64,11 @@ int block_search::slot_of(int bx, int by) {
   node.heap_pos = -1;
   node.goal_index = -1;
   node.prepared = false;
-  if (level) {
+  if (level > kSquareLevels) {
+    if (st_.large_used == st_.large_state.size()) st_.large_state.emplace_back();
+    node.ext = static_cast<int>(st_.large_used++);
+    large_of(node).reset(large_shape_of(node));
+  } else if (level) {
     if (st_.squares_used == st_.square_state.size()) st_.square_state.emplace_back();
     node.ext = static_cast<int>(st_.squares_used++);
     square_nodes& sq = square_of(node);
