@@ -6,7 +6,8 @@
 // built on the map before the first query and kept through the toggles, so that blocked
 // cells leave them current and freed ones stale) and in bit 7 component_check off; bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
 // goal (cells, or vertices for any-angle); byte 7 the density (each obstacle bit taken
-// from 1, 2 or 3 input bits ANDed); then the cells' obstacle bits, row by row (missing bits
+// from 1, 2 or 3 input bits ANDed) and in bit 7 open squares up to the largest level (a
+// free 32 x 32 corner is a large square, search_options::square_levels); then the cells' obstacle bits, row by row (missing bits
 // are free cells). What follows is read as cell toggles, (x, y) byte pairs, applied to the
 // map before the same query is asked again on the same, warm, search context.
 //
@@ -184,11 +185,17 @@ void check_weighted(const std::string& who, const rule& r, const lddb::grid_map&
 
 // One query, every check. Returns Block A*'s result for the caller's further checks.
 lddb::search_result check_query(int which, const lddb::grid_map& m, point s, point g, bool zero_h, weight_choice w,
-                                const lddb::landmark_set* landmarks, bool components, lddb::search_context& warm) {
+                                const lddb::landmark_set* landmarks, bool components, bool large,
+                                lddb::search_context& warm) {
   const lddb::database& db = shipped(which);
   const rule r = db.movement();
-  const std::string ctx = describe(r, m, s, g) + (landmarks ? "with landmarks\n" : "") + (components ? "" : "no component check\n");
+  const std::string ctx = describe(r, m, s, g) + (landmarks ? "with landmarks\n" : "") +
+                          (components ? "" : "no component check\n") + (large ? "large squares\n" : "");
   lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
+  if (large) {
+    opt.open_squares = true;
+    opt.square_levels = lddb::search_options::kMaxSquareLevels;
+  }
   opt.landmarks = landmarks;
   opt.component_check = components;
   lddb::search_options ref_opt(lddb::default_heuristic(r));
@@ -273,7 +280,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto coord = [&](int side) { return static_cast<int>(in.byte() % static_cast<unsigned>(side + ex + 1)); };
   const point s{coord(w), coord(h)};
   const point g{coord(w), coord(h)};
-  const int density = 1 + in.byte() % 3;
+  const std::uint8_t b7 = in.byte();
+  const int density = 1 + b7 % 3;
+  const bool large = (b7 >> 7) & 1u;
   lddb::grid_map m(w, h, 4);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
@@ -289,8 +298,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const lddb::landmark_set* lm = landmarks ? &*landmarks : nullptr;
 
   lddb::search_context warm;
-  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, lm, components, warm);
-  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, lm, components, warm);
+  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, lm, components, large, warm);
+  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, lm, components, large, warm);
   if (which != 2 && first.found()) require(back.found() && back.cost == first.cost, "reverse query costs differ (cells)");
 
   // Toggle some cells and ask again on the warm context.
@@ -300,6 +309,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     m.set_blocked(x, y, !m.blocked(x, y));
     changed = true;
   }
-  if (changed) check_query(which, m, s, g, zero_h, weight, lm, components, warm);
+  if (changed) check_query(which, m, s, g, zero_h, weight, lm, components, large, warm);
   return 0;
 }
