@@ -183,6 +183,10 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                  }
                  out.stats.los_checks ^= static_cast<std::uint64_t>(slices) << 40;
                }});
+  search_options large(hd);  // open squares up to 16 x 16 blocks
+  large.open_squares = true;
+  large.square_levels = search_options::kMaxSquareLevels;
+  v.push_back({"block-astar/large-squares", block(large)});
   if (r.on_vertices()) {
     search_options fixed(hd);
     fixed.open_squares = false;
