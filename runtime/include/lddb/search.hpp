@@ -40,7 +40,7 @@ enum class search_status : std::uint8_t {
   rule_mismatch,    // the database's rule or block size does not fit the query
   budget_exhausted, // search_options::max_expansions reached first: see search_result
   in_progress,      // a sliced Block A* query that has more work to do
-  invalid_option,   // a search_options value out of its range (weight): see the message
+  invalid_option,   // a search_options value out of its range (weight, square_levels): see the message
 };
 const char* search_status_name(search_status s);
 

@@ -21,8 +21,8 @@
 
 namespace lddb::block_astar_impl {
 
-// Squares come in two sizes (levels): 2 x 2 and 4 x 4 blocks. A node's boundary points
-// must fit a 64-bit point_set: a square of side s cells has 4s vertices (any-angle: b <= 4
+// The small squares come in two sizes (levels): 2 x 2 and 4 x 4 blocks (larger ones:
+// large_squares.hpp). A node's boundary points must fit a 64-bit point_set: a square of side s cells has 4s vertices (any-angle: b <= 4
 // for both levels) or 4s - 4 cells (tile, octile: both levels for b <= 4, 2 x 2 for b = 5).
 constexpr int kSquareLevels = 2;                  // level L: 2^L x 2^L blocks
 constexpr int kNodePoints = 64;                   // the most boundary points of a node
