@@ -17,13 +17,6 @@ maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# scaled MAP OUT FACTOR: the map with every cell drawn as FACTOR x FACTOR cells.
-scaled() {
-  awk -v f="$3" 'NR == 2 || NR == 3 { print $1, $2 * f; next }
-    NR <= 4 { print; next }
-    { row = ""; for (i = 1; i <= length($0); ++i) { c = substr($0, i, 1); for (k = 0; k < f; ++k) row = row c }
-      for (k = 0; k < f; ++k) print row }' "$1" >"$2"
-}
 # one_query MAP OUT: a scenario of one query between the map's first and last free cells.
 one_query() {
   awk 'NR == 2 { h = $2 } NR == 3 { w = $2 } NR > 4 { y = NR - 5

@@ -6,7 +6,10 @@
 # queries shortest first). Prints, per map and configuration: mean nodes expanded, mean µs,
 # mean length, and the time and nodes as ratios to the first configuration.
 #
-# Usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] NAME="LDDB ARGS..."...
+# With --scale F every map is drawn with each cell as F x F cells, and its queries scaled
+# alike (target_maps.sh's scaled, scaled_scen): larger maps of the same families.
+#
+# Usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] [--scale F] NAME="LDDB ARGS..."...
 # Example (the ablation of docs/benchmarks.md):
 #   bash scripts/bench_levers.sh --rule octile --limit 1000 \
 #     "before=/tmp/old/build/tools/lddb" "blocks=build/tools/lddb --fixed-blocks" \
@@ -16,18 +19,19 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 target_maps=()  # set by target_maps.sh
 # shellcheck source=scripts/target_maps.sh disable=SC1091
 source scripts/target_maps.sh
-rule=octile limit=1000 rounds=2
+rule=octile limit=1000 rounds=2 scale=1
 while [[ ${1:-} == --* ]]; do
   case $1 in
     --rule) rule=$2 ;;
     --limit) limit=$2 ;;
     --rounds) rounds=$2 ;;
+    --scale) scale=$2 ;;
     *) echo "bench_levers.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
 done
 if (($# == 0)); then
-  echo "usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] NAME=\"LDDB ARGS...\"..." >&2
+  echo "usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] [--scale F] NAME=\"LDDB ARGS...\"..." >&2
   exit 2
 fi
 names=() commands=()
@@ -42,7 +46,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "rule $rule; up to $limit queries a map, spread over its scenario file; least mean of $rounds round(s), configurations in turn"
+echo "rule $rule; maps scaled $scale times; up to $limit queries a map, spread over its scenario file; least mean of $rounds round(s), configurations in turn"
 for ((i = 0; i < ${#names[@]}; ++i)); do echo "  ${names[i]}: lddb bench ${commands[i]#* } (${commands[i]%% *})"; done
 echo
 echo "| map | configuration | mean expanded | mean µs | mean length | time / ${names[0]} | expanded / ${names[0]} |"
@@ -50,12 +54,19 @@ echo "|---|---|---|---|---|---|---|"
 for m in "${target_maps[@]}"; do
   scen=$maps_dir/$m.map.scen
   [[ -f $scen ]] || { echo "| ${m#*/} | missing | | | | | |"; continue; }
+  map=$maps_dir/$m.map
   spread_queries "$scen" "$limit" >"$work/q.scen"
+  if ((scale > 1)); then
+    scaled "$map" "$work/m.map" "$scale"
+    scaled_scen "$work/q.scen" "$work/s.scen" "$scale"
+    mv "$work/s.scen" "$work/q.scen"
+    map=$work/m.map
+  fi
   declare -a best=()
   for ((r = 0; r < rounds; ++r)); do
     for ((i = 0; i < ${#names[@]}; ++i)); do
       read -r -a words <<<"${commands[i]}"
-      line=$("${words[0]}" bench --scen "$work/q.scen" --map "$maps_dir/$m.map" --rule "$rule" "${words[@]:1}" 2>/dev/null |
+      line=$("${words[0]}" bench --scen "$work/q.scen" --map "$map" --rule "$rule" "${words[@]:1}" 2>/dev/null |
         awk '$1 == "all" { print $6, $7, $4 }') || true
       [[ -n $line ]] || { echo "bench_levers.sh: ${names[i]} printed no result on $m" >&2; exit 1; }
       if [[ -z ${best[i]:-} ]] || awk -v a="$(cut -d' ' -f2 <<<"$line")" -v b="$(cut -d' ' -f2 <<<"${best[i]}")" 'BEGIN { exit !(a < b) }'; then
