@@ -13,7 +13,9 @@ counts=("$@")
 ((${#counts[@]})) || counts=(1 4 8 16)
 lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_landmarks.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
-maps_dir=${LDDB_MAPS_DIR:-../shared/maps}
+maps_dir=''  # set by target_maps.sh, with scaled()
+# shellcheck source=scripts/target_maps.sh disable=SC1091
+source scripts/target_maps.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
