@@ -1,5 +1,7 @@
 #include "carry.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "lddb/stored_cost.hpp"
@@ -43,8 +45,195 @@ void carry_ring_brute(const carry_metric& m, int last, const cost_t* g, cost_t* 
   }
 }
 
-void carry_ring(const carry_metric& m, int last, const cost_t* g, cost_t* out, std::int32_t* from, carry_scratch&) {
-  carry_ring_brute(m, last, g, out, from);
+namespace {
+
+// Sources in a target side's frame: h[x], x = 0..last, from ring index arg[x], with
+//   same side:     x = the place on the side, cost along the side |x - j|;
+//   opposite side: x = the place facing, cost across D = last and |x - j| along;
+//   a side meeting the target side at a corner: x = the distance from that corner.
+// Every route is priced by the same integer sums as carry_metric::cost, so out equals g
+// plus a real cost exactly.
+struct ring_frame {
+  const cost_t* g;
+  int last, n;
+  cost_t* out;
+  std::int32_t* from;
+  void relax(int t, cost_t v, std::int32_t s) const {
+    if (v < out[t]) {
+      out[t] = v;
+      from[t] = s;
+    }
+  }
+};
+
+// Gathers h[x] = g[ring index base + step * x] for x = 0..last; false when none is finite.
+bool gather(const ring_frame& f, int base, int step, carry_scratch& s) {
+  s.h.resize(f.last + 1);
+  s.arg.resize(f.last + 1);
+  bool any = false;
+  for (int x = 0; x <= f.last; ++x) {
+    const int i = ((base + step * x) % f.n + f.n) % f.n;
+    s.h[x] = f.g[i];
+    s.arg[x] = i;
+    any = any || f.g[i] != kUnreachable;
+  }
+  return any;
+}
+
+// out[t(j)] against min over x of h[x] + offset + slope * |x - j|: a 1-D L1 distance
+// transform, one pass each way, carrying the best source along.
+void line_transform(const ring_frame& f, int base, const carry_scratch& s, cost_t slope, cost_t offset) {
+  const int last = f.last;
+  cost_t best = kUnreachable;
+  std::int32_t arg = -1;
+  for (int j = 0; j <= last; ++j) {
+    if (best != kUnreachable) best += slope;
+    if (s.h[j] < best) {
+      best = s.h[j];
+      arg = s.arg[j];
+    }
+    if (best != kUnreachable) f.relax((base + j) % f.n, best + offset, arg);
+  }
+  best = kUnreachable;
+  for (int j = last; j >= 0; --j) {
+    if (best != kUnreachable) best += slope;
+    if (s.h[j] < best) {
+      best = s.h[j];
+      arg = s.arg[j];
+    }
+    if (best != kUnreachable) f.relax((base + j) % f.n, best + offset, arg);
+  }
+}
+
+// Sources at distance a from a corner, targets at distance b from it on the other side:
+// octile cost max(a, b) * straight + min(a, b) * c. For a <= b that is straight * b plus
+// a prefix minimum of h[a] + c * a; for a > b, c * b plus a suffix minimum of
+// h[a] + straight * a. Target b is ring index base + step * b.
+void corner_transform(const ring_frame& f, int base, int step, const carry_scratch& s, cost_t straight, cost_t c) {
+  const int last = f.last;
+  const auto target = [&](int b) { return ((base + step * b) % f.n + f.n) % f.n; };
+  cost_t best = kUnreachable;
+  std::int32_t arg = -1;
+  for (int b = 0; b <= last; ++b) {
+    if (s.h[b] != kUnreachable && s.h[b] + c * cost_t(b) < best) {
+      best = s.h[b] + c * cost_t(b);
+      arg = s.arg[b];
+    }
+    if (best != kUnreachable) f.relax(target(b), best + straight * cost_t(b), arg);
+  }
+  best = kUnreachable;
+  for (int b = last - 1; b >= 0; --b) {
+    const int a = b + 1;
+    if (s.h[a] != kUnreachable && s.h[a] + straight * cost_t(a) < best) {
+      best = s.h[a] + straight * cost_t(a);
+      arg = s.arg[a];
+    }
+    if (best != kUnreachable) f.relax(target(b), best + c * cost_t(b), arg);
+  }
+}
+
+// Euclid between two sides: row r (a target) against column k (the k-th finite source,
+// at place pos[k]). With the exact square root the matrix hd[k] + |v(r, pos[k])| is Monge
+// (across: a convex function of pos - r; at a corner: the mixed derivative of
+// sqrt(a^2 + b^2) is -ab / r^3 <= 0), so the leftmost row minima move right as r grows
+// and divide and conquer finds them all in O(n log n).
+template <class Squared>
+void monotone_minima(const carry_scratch& s, Squared sq, int r0, int r1, int k0, int k1, std::int32_t* col) {
+  while (r0 <= r1) {
+    const int mid = (r0 + r1) / 2;
+    double best = 0;
+    int bk = k0;
+    for (int k = k0; k <= k1; ++k) {
+      const double v = s.hd[k] + std::sqrt(static_cast<double>(sq(mid, s.pos[k]))) * static_cast<double>(kCostOne);
+      if (k == k0 || v < best) {
+        best = v;
+        bk = k;
+      }
+    }
+    col[mid] = bk;
+    monotone_minima(s, sq, r0, mid - 1, k0, bk, col);
+    r0 = mid + 1;  // the upper half, as a loop
+    k0 = bk;
+  }
+}
+
+// Rounding to stored units moves a cost by up to half a unit, which can break the Monge
+// property, so each row also tries the exact minimum's neighbours with the rounded cost.
+constexpr int kEuclidWindow = 2;
+
+// across: sources facing the targets at distance last, else meeting them at a corner.
+// Row r is ring index base + step * r.
+void euclid_transform(const ring_frame& f, const carry_metric& m, bool across, int base, int step,
+                      carry_scratch& s) {
+  const int last = f.last;
+  s.pos.clear();
+  s.hd.clear();
+  for (int x = 0; x <= last; ++x)
+    if (s.h[x] != kUnreachable) {
+      s.pos.push_back(x);
+      s.hd.push_back(static_cast<double>(s.h[x]));
+    }
+  const int cols = static_cast<int>(s.pos.size());
+  s.col.resize(last + 1);
+  const auto sq = [&](int r, int x) -> std::int64_t {
+    return across ? std::int64_t(x - r) * (x - r) + std::int64_t(last) * last : std::int64_t(x) * x + std::int64_t(r) * r;
+  };
+  monotone_minima(s, sq, 0, last, 0, cols - 1, s.col.data());
+  for (int r = 0; r <= last; ++r) {
+    const int t = ((base + step * r) % f.n + f.n) % f.n;
+    const int k0 = std::max(0, s.col[r] - kEuclidWindow), k1 = std::min(cols - 1, s.col[r] + kEuclidWindow);
+    for (int k = k0; k <= k1; ++k) {
+      const int x = s.pos[k];
+      f.relax(t, s.h[x] + (across ? m.cost(x - r, last) : m.cost(x, r)), s.arg[x]);
+    }
+  }
+}
+
+}  // namespace
+
+void carry_ring(const carry_metric& m, int last, const cost_t* g, cost_t* out, std::int32_t* from,
+                carry_scratch& scratch) {
+  // Octile's transforms need diagonal >= straight (a non-negative slope across); Manhattan
+  // is octile with diagonal = 2 * straight, to the bit.
+  const bool euclid = m.kind == ring_metric::euclid;
+  const cost_t straight = euclid ? kCostOne : m.straight;
+  const cost_t diagonal = m.kind == ring_metric::manhattan ? 2 * m.straight : m.diagonal;
+  if (!euclid && diagonal < straight) {
+    carry_ring_brute(m, last, g, out, from);
+    return;
+  }
+  const int n = 4 * last;
+  std::fill(out, out + n, kUnreachable);
+  std::fill(from, from + n, -1);
+  const ring_frame f{g, last, n, out, from};
+  const cost_t c = diagonal - straight;
+  for (int side = 0; side < 4; ++side) {
+    const int base = side * last;  // the target side's first corner; its ring runs base + j
+    // The same side: straight along it (euclid too: an integer length rounds exactly).
+    if (gather(f, base, 1, scratch)) line_transform(f, base, scratch, straight, 0);
+    // The opposite side, facing place x at ring index base + 3 * last - x.
+    if (gather(f, base + 3 * last, -1, scratch)) {
+      if (euclid)
+        euclid_transform(f, m, true, base, 1, scratch);
+      else
+        line_transform(f, base, scratch, c, cost_t(last) * straight);
+    }
+    // The side before, meeting this one at its first corner: a source a from it is ring
+    // index base - a, a target b from it base + b.
+    if (gather(f, base, -1, scratch)) {
+      if (euclid)
+        euclid_transform(f, m, false, base, 1, scratch);
+      else
+        corner_transform(f, base, 1, scratch, straight, c);
+    }
+    // The side after, meeting this one at its last corner base + last.
+    if (gather(f, base + last, 1, scratch)) {
+      if (euclid)
+        euclid_transform(f, m, false, base + last, -1, scratch);
+      else
+        corner_transform(f, base + last, -1, scratch, straight, c);
+    }
+  }
 }
 
 }  // namespace lddb::block_astar_impl

@@ -29,8 +29,11 @@ struct carry_metric {
 
 // Reused buffers, so that a warm expansion allocates nothing.
 struct carry_scratch {
-  std::vector<cost_t> a, b, c;
-  std::vector<std::int32_t> ia, ib, ic;
+  std::vector<cost_t> h;          // one source side's g, in the target side's frame
+  std::vector<std::int32_t> arg;  // and their ring indices
+  std::vector<double> hd;         // euclid: the finite ones as doubles
+  std::vector<std::int32_t> pos;  // euclid: their places on the side
+  std::vector<std::int32_t> col;  // euclid: each target's monotone argmin among them
 };
 
 // The ring of a square whose points lie on the lattice 0..last a side, numbered clockwise
@@ -40,7 +43,11 @@ struct carry_scratch {
 //
 // Sets out[t] to min over s of g[s] + m.cost(s, t) and from[t] to an s that reaches it
 // (out[t] == g[from[t]] + m.cost(from[t], t) always), or kUnreachable and -1 when no g is
-// finite. g entries may be kUnreachable.
+// finite. g entries may be kUnreachable. Manhattan and octile give the least exactly
+// (octile with diagonal < straight falls back to the product). Euclid takes the least
+// under the exact square root and its neighbours under the rounded one, so out[t] may
+// exceed the least by up to one stored unit (2^(kCostShift - scale_log2)) plus one cost
+// unit; carry_test has found no such t.
 void carry_ring(const carry_metric& m, int last, const cost_t* g, cost_t* out, std::int32_t* from,
                 carry_scratch& scratch);
 
