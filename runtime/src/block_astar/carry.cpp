@@ -58,6 +58,8 @@ struct ring_frame {
   int last, n;
   cost_t* out;
   std::int32_t* from;
+  // Ring index i, for -n < i < 2n.
+  int wrap(int i) const { return i >= n ? i - n : i < 0 ? i + n : i; }
   void relax(int t, cost_t v, std::int32_t s) const {
     if (v < out[t]) {
       out[t] = v;
@@ -72,7 +74,7 @@ bool gather(const ring_frame& f, int base, int step, carry_scratch& s) {
   s.arg.resize(f.last + 1);
   bool any = false;
   for (int x = 0; x <= f.last; ++x) {
-    const int i = ((base + step * x) % f.n + f.n) % f.n;
+    const int i = f.wrap(base + step * x);
     s.h[x] = f.g[i];
     s.arg[x] = i;
     any = any || f.g[i] != kUnreachable;
@@ -92,7 +94,7 @@ void line_transform(const ring_frame& f, int base, const carry_scratch& s, cost_
       best = s.h[j];
       arg = s.arg[j];
     }
-    if (best != kUnreachable) f.relax((base + j) % f.n, best + offset, arg);
+    if (best != kUnreachable) f.relax(f.wrap(base + j), best + offset, arg);
   }
   best = kUnreachable;
   for (int j = last; j >= 0; --j) {
@@ -101,7 +103,7 @@ void line_transform(const ring_frame& f, int base, const carry_scratch& s, cost_
       best = s.h[j];
       arg = s.arg[j];
     }
-    if (best != kUnreachable) f.relax((base + j) % f.n, best + offset, arg);
+    if (best != kUnreachable) f.relax(f.wrap(base + j), best + offset, arg);
   }
 }
 
@@ -111,7 +113,7 @@ void line_transform(const ring_frame& f, int base, const carry_scratch& s, cost_
 // h[a] + straight * a. Target b is ring index base + step * b.
 void corner_transform(const ring_frame& f, int base, int step, const carry_scratch& s, cost_t straight, cost_t c) {
   const int last = f.last;
-  const auto target = [&](int b) { return ((base + step * b) % f.n + f.n) % f.n; };
+  const auto target = [&](int b) { return f.wrap(base + step * b); };
   cost_t best = kUnreachable;
   std::int32_t arg = -1;
   for (int b = 0; b <= last; ++b) {
@@ -158,8 +160,11 @@ void monotone_minima(const carry_scratch& s, Squared sq, int r0, int r1, int k0,
 }
 
 // Rounding to stored units moves a cost by up to half a unit, which can break the Monge
-// property, so each row also tries the exact minimum's neighbours with the rounded cost.
-constexpr int kEuclidWindow = 2;
+// property, so the exact minimum's neighbours under the rounded cost give each row a bound
+// to start from; a search of a min-tree of h then proves it or finds the least. The
+// rounded cost grows with the distance along the side (sqrt and rounding are monotone), so
+// min h over a range plus the cost at its nearest place bounds the range from below.
+constexpr int kEuclidWindow = 1;
 
 // across: sources facing the targets at distance last, else meeting them at a corner.
 // Row r is ring index base + step * r.
@@ -179,12 +184,40 @@ void euclid_transform(const ring_frame& f, const carry_metric& m, bool across, i
     return across ? std::int64_t(x - r) * (x - r) + std::int64_t(last) * last : std::int64_t(x) * x + std::int64_t(r) * r;
   };
   monotone_minima(s, sq, 0, last, 0, cols - 1, s.col.data());
+  // The min-tree: leaves 0..last at leaf + x, node i over leaves 2i and 2i + 1.
+  int leaf = 1;
+  while (leaf <= last) leaf *= 2;
+  s.tree.assign(2 * static_cast<std::size_t>(leaf), kUnreachable);
+  std::copy(s.h.begin(), s.h.begin() + last + 1, s.tree.begin() + leaf);
+  for (int i = leaf - 1; i >= 1; --i) s.tree[i] = std::min(s.tree[2 * i], s.tree[2 * i + 1]);
+  const auto cost = [&](int x, int r) { return across ? m.cost(x - r, last) : m.cost(x, r); };
   for (int r = 0; r <= last; ++r) {
-    const int t = ((base + step * r) % f.n + f.n) % f.n;
+    const int t = f.wrap(base + step * r);
     const int k0 = std::max(0, s.col[r] - kEuclidWindow), k1 = std::min(cols - 1, s.col[r] + kEuclidWindow);
-    for (int k = k0; k <= k1; ++k) {
-      const int x = s.pos[k];
-      f.relax(t, s.h[x] + (across ? m.cost(x - r, last) : m.cost(x, r)), s.arg[x]);
+    for (int k = k0; k <= k1; ++k) f.relax(t, s.h[s.pos[k]] + cost(s.pos[k], r), s.arg[s.pos[k]]);
+    // Node, first leaf, width; the nearer child is searched first.
+    struct span {
+      int node, lo, width;
+    };
+    span stack[64];
+    int top = 0;
+    stack[top++] = {1, 0, leaf};
+    while (top > 0) {
+      const span v = stack[--top];
+      if (s.tree[v.node] == kUnreachable) continue;
+      // The nearest place of the range to the target: across, r itself when inside.
+      const int near = across ? std::clamp(r, v.lo, std::min(v.lo + v.width - 1, last)) : v.lo;
+      const cost_t bound = s.tree[v.node] + cost(near, r);
+      if (bound >= f.out[t]) continue;
+      if (v.width == 1) {
+        f.relax(t, bound, s.arg[v.lo]);
+        continue;
+      }
+      const int half = v.width / 2;
+      const span left{2 * v.node, v.lo, half}, right{2 * v.node + 1, v.lo + half, half};
+      const bool right_first = across && r >= v.lo + half;
+      stack[top++] = right_first ? left : right;
+      stack[top++] = right_first ? right : left;
     }
   }
 }
@@ -212,7 +245,7 @@ void carry_ring(const carry_metric& m, int last, const cost_t* g, cost_t* out, s
     // The same side: straight along it (euclid too: an integer length rounds exactly).
     if (gather(f, base, 1, scratch)) line_transform(f, base, scratch, straight, 0);
     // The opposite side, facing place x at ring index base + 3 * last - x.
-    if (gather(f, base + 3 * last, -1, scratch)) {
+    if (gather(f, base + 3 * last - (side > 0 ? n : 0), -1, scratch)) {
       if (euclid)
         euclid_transform(f, m, true, base, 1, scratch);
       else

@@ -34,6 +34,7 @@ struct carry_scratch {
   std::vector<double> hd;         // euclid: the finite ones as doubles
   std::vector<std::int32_t> pos;  // euclid: their places on the side
   std::vector<std::int32_t> col;  // euclid: each target's monotone argmin among them
+  std::vector<cost_t> tree;       // euclid: a min-tree of h
 };
 
 // The ring of a square whose points lie on the lattice 0..last a side, numbered clockwise
@@ -43,11 +44,8 @@ struct carry_scratch {
 //
 // Sets out[t] to min over s of g[s] + m.cost(s, t) and from[t] to an s that reaches it
 // (out[t] == g[from[t]] + m.cost(from[t], t) always), or kUnreachable and -1 when no g is
-// finite. g entries may be kUnreachable. Manhattan and octile give the least exactly
-// (octile with diagonal < straight falls back to the product). Euclid takes the least
-// under the exact square root and its neighbours under the rounded one, so out[t] may
-// exceed the least by up to one stored unit (2^(kCostShift - scale_log2)) plus one cost
-// unit; carry_test has found no such t.
+// finite. g entries may be kUnreachable. Exact for every metric; octile with
+// diagonal < straight falls back to the product.
 void carry_ring(const carry_metric& m, int last, const cost_t* g, cost_t* out, std::int32_t* from,
                 carry_scratch& scratch);
 
