@@ -34,7 +34,8 @@ struct carry_scratch {
   std::vector<double> hd;         // euclid: the finite ones as doubles
   std::vector<std::int32_t> pos;  // euclid: their places on the side
   std::vector<std::int32_t> col;  // euclid: each target's monotone argmin among them
-  std::vector<cost_t> tree;       // euclid: a min-tree of h
+  std::vector<std::int32_t> col2;     // euclid: the same outside a window around it,
+  std::vector<double> before, after;  // and the exact least there, before and after
 };
 
 // The ring of a square whose points lie on the lattice 0..last a side, numbered clockwise
