@@ -172,8 +172,8 @@ void monotone_minima(const carry_scratch& s, Squared sq, Lo lo, Hi hi, int r0, i
 // Rounding to stored units moves a cost by up to half a unit, which can break the Monge
 // property: the exact minimum is a candidate, not the answer. So each row tries its
 // neighbours (the window) under the rounded cost, and is proven when the exact least
-// outside the window, less the rounding, cannot beat that; a row that is not (about 1 in
-// 300 on random g, none on g from one point) is priced in full.
+// outside the window, less the rounding, cannot beat that; a row that is not (rare: only
+// where several routes come within a unit of each other) is priced in full.
 constexpr int kEuclidWindow = 1;
 
 // across: sources facing the targets at distance last, else meeting them at a corner.

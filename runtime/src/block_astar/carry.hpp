@@ -45,8 +45,10 @@ struct carry_scratch {
 //
 // Sets out[t] to min over s of g[s] + m.cost(s, t) and from[t] to an s that reaches it
 // (out[t] == g[from[t]] + m.cost(from[t], t) always), or kUnreachable and -1 when no g is
-// finite. g entries may be kUnreachable. Exact for every metric; octile with
-// diagonal < straight falls back to the product.
+// finite. g entries may be kUnreachable; a finite g plus any cost across the square must
+// not overflow. Exact for every metric. Manhattan and octile take O(last) per pair of
+// sides (octile with diagonal < straight falls back to the product); euclid
+// O(last log last), plus O(last) for each target whose least the rounding leaves in doubt.
 void carry_ring(const carry_metric& m, int last, const cost_t* g, cost_t* out, std::int32_t* from,
                 carry_scratch& scratch);
 
