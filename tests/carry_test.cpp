@@ -5,10 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -150,36 +148,6 @@ TEST(carry_ring, manhattan_of_another_straight_matches_the_product) {
 TEST(carry_ring, euclid_matches_the_product) {
   check_exact(euclid(11), 8, unit_of(euclid(11)));
   check_exact(euclid(8), 9, unit_of(euclid(8)));
-}
-
-// Not a test: ns per call of carry_ring and of carry_ring_brute, for the record
-// (--gtest_also_run_disabled_tests --gtest_filter='*measure*').
-TEST(carry_ring, DISABLED_measure) {
-  const std::vector<std::pair<const char*, carry_metric>> metrics{
-      {"manhattan", manhattan()}, {"octile", octile(lddb::kSqrt2Cost)}, {"euclid 11", euclid(11)}};
-  for (int shape : {3, 5})
-  for (int last : {16, 32, 64, 128, 256})
-    for (const auto& [name, m] : metrics) {
-      // Every entry finite: random (kind 3), or the costs from one point (kind 5, the
-      // usual shape of g).
-      lddb_test::rng r{42};
-      std::vector<cost_t> g;
-      do g = draw_g(r, m, last, shape, 1);
-      while (std::count(g.begin(), g.end(), kUnreachable) > 0);
-      std::vector<cost_t> out(4 * last);
-      std::vector<std::int32_t> from(4 * last);
-      ba::carry_scratch scratch;
-      const auto time = [&](auto&& call) {
-        const int reps = 2000000 / (last * last) + 20;
-        call();
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < reps; ++i) call();
-        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / reps;
-      };
-      const double fast = time([&] { ba::carry_ring(m, last, g.data(), out.data(), from.data(), scratch); });
-      const double brute = time([&] { ba::carry_ring_brute(m, last, g.data(), out.data(), from.data()); });
-      std::printf("%s last %3d %-10s carry_ring %10.0f ns  brute %10.0f ns  x%.1f\n", shape == 3 ? "random" : "point ", last, name, fast, brute, brute / fast);
-    }
 }
 
 }  // namespace
