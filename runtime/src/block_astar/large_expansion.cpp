@@ -1,5 +1,7 @@
 // Algorithm 1 for a large open square: carry_ring in place of the min-plus product, then the
 // hand-on along the square's own links into whatever node lies around it.
+#include <cstdlib>
+
 #include "search.hpp"
 
 namespace lddb::block_astar_impl {
@@ -19,24 +21,47 @@ void block_search::expand_large(int s) {
     prepare_large(nodes, q, cur.bx, cur.by, map_, rule_, st_.large_ring);
     cur.prepared = true;
   }
-  // Line 5: every point's least g through the square, kept where it improves a point that
-  // can hand it on. carry_ring reads every g-value, not only the ingress: each is a real
-  // path's cost, so the points that did not change since the last expansion change nothing.
+  // Line 5: the egress points' g-values through the square, kept where they improve a
+  // point that can hand them on: by rows from a few ingress points, else by carry_ring.
   const std::size_t n = static_cast<std::size_t>(q.count), words = (n + 63) / 64;
-  st_.carry_out.resize(n);
-  st_.carry_from.resize(n);
-  carry_ring(q.metric, q.last, nodes.g.data(), st_.carry_out.data(), st_.carry_from.data(), st_.carry);
   std::vector<std::uint64_t>& hand = st_.large_hand;
   hand.assign(words, 0);
+  int arrived = 0;
+  for (std::size_t w = 0; w < words; ++w) arrived += __builtin_popcountll(nodes.ingress[w]);
+  const auto improve = [&](std::size_t t, cost_t v, int from) {
+    nodes.g[t] = v;
+    nodes.parent[t] = {via::block, static_cast<std::uint16_t>(from), 0};
+    hand[t / 64] |= std::uint64_t{1} << (t % 64);
+    ++q_.stats.generated;
+  };
+  if (arrived <= q.sparse_rows) {
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t m = nodes.ingress[w]; m; m &= m - 1) {
+        const std::size_t y = w * 64 + static_cast<std::size_t>(__builtin_ctzll(m));
+        if ((hand[w] >> (y % 64)) & 1u) continue;  // improved through another ingress point: dominated
+        const cost_t gy = nodes.g[y];
+        const point py = q.points[y];
+        for (std::size_t v = 0; v < words; ++v)
+          for (std::uint64_t e = nodes.exitable[v]; e; e &= e - 1) {
+            const std::size_t t = v * 64 + static_cast<std::size_t>(__builtin_ctzll(e));
+            const point pt = q.points[t];
+            const cost_t c = gy + q.distance[static_cast<std::size_t>(std::abs(pt.x - py.x) * q.stride + std::abs(pt.y - py.y))];
+            if (c < nodes.g[t]) improve(t, c, static_cast<int>(y));
+          }
+      }
+  } else {
+    // Every g-value, not only the ingress: each is a real path's cost, so the points that
+    // did not change since the last expansion change nothing.
+    st_.carry_out.resize(n);
+    st_.carry_from.resize(n);
+    carry_ring(q.metric, q.last, nodes.g.data(), st_.carry_out.data(), st_.carry_from.data(), st_.carry);
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t m = nodes.exitable[w]; m; m &= m - 1) {
+        const std::size_t t = w * 64 + static_cast<std::size_t>(__builtin_ctzll(m));
+        if (st_.carry_out[t] < nodes.g[t]) improve(t, st_.carry_out[t], st_.carry_from[t]);
+      }
+  }
   for (std::size_t w = 0; w < words; ++w) {
-    for (std::uint64_t m = nodes.exitable[w]; m; m &= m - 1) {
-      const std::size_t t = w * 64 + static_cast<std::size_t>(__builtin_ctzll(m));
-      if (st_.carry_out[t] >= nodes.g[t]) continue;
-      nodes.g[t] = st_.carry_out[t];
-      nodes.parent[t] = {via::block, static_cast<std::uint16_t>(st_.carry_from[t]), 0};
-      hand[w] |= std::uint64_t{1} << (t % 64);
-      ++q_.stats.generated;
-    }
     // Line 6's points: those that changed and, for cells, those that arrived (moves the
     // neighbour they came from could not make). An arrived vertex was handed on by its
     // neighbour to every block that shares it.

@@ -30,75 +30,32 @@ void lay_large_ring(large_shape& q, int k, int side, int last) {
   q.first_link.assign(static_cast<std::size_t>(q.count + 1), 0);
 }
 
-// Vertices: each boundary vertex leads to every block around the square that holds it.
-void build_large_vertices(large_shape& q, int k, const block_shape& shape) {
-  const int b = shape.block();
-  for (int i = 0; i < q.count; ++i) {
-    q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(q.links.size());
-    const point p = q.points[static_cast<std::size_t>(i)];
-    const int hx = holding_block(p.x, k, b), hy = holding_block(p.y, k, b);
-    for (int ox = -1; ox <= k; ++ox)
-      for (int oy = -1; oy <= k; ++oy) {
-        if (ox >= 0 && ox < k && oy >= 0 && oy < k) continue;  // the square's own blocks
-        if (p.x < ox * b || p.x > ox * b + b || p.y < oy * b || p.y > oy * b + b) continue;
-        std::uint64_t cells = 0;  // the vertex's cells in that block, as its pattern bits
-        for (int cy = p.y - 1; cy <= p.y; ++cy)
-          for (int cx = p.x - 1; cx <= p.x; ++cx) {
-            const int lx = cx - ox * b, ly = cy - oy * b;
-            if (lx >= 0 && lx < b && ly >= 0 && ly < b) cells |= std::uint64_t{1} << (ly * b + lx);
-          }
-        large_link l{};
-        l.source = static_cast<std::uint16_t>(i);
-        l.around = static_cast<std::uint16_t>(ring_position(ox, oy, k));
-        l.ox = static_cast<std::int16_t>(ox);
-        l.oy = static_cast<std::int16_t>(oy);
-        l.target = static_cast<std::uint8_t>(shape.boundary_index({p.x - ox * b, p.y - oy * b}));
-        l.back = static_cast<std::uint8_t>(ring_position(hx - ox, hy - oy, 1));
-        l.hx = static_cast<std::uint8_t>(hx);
-        l.hy = static_cast<std::uint8_t>(hy);
-        l.target_ring = cells;
-        q.links.push_back(l);
-      }
-  }
-  q.first_link[static_cast<std::size_t>(q.count)] = static_cast<std::uint32_t>(q.links.size());
-}
-
-// Cells: each move out of the square, with step_legal's answer for every way the ring
-// cells it reads can be blocked (as build_cell_square in regions.cpp).
-void build_large_cells(large_shape& q, int k, const rule& r, const block_shape& shape) {
-  const int b = shape.block(), side = q.side;
-  for (int i = 0; i < q.count; ++i) {
-    q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(q.links.size());
-    const point p = q.points[static_cast<std::size_t>(i)];
-    for (int m = 0; m < step_count(r); ++m) {
-      const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
-      const int tx = p.x + dx, ty = p.y + dy;
-      if (tx >= 0 && ty >= 0 && tx < side && ty < side) continue;  // stays inside: carry_ring's costs
-      const int ox = tx < 0 ? -1 : tx / b, oy = ty < 0 ? -1 : ty / b;
-      large_link l{};
-      l.source = static_cast<std::uint16_t>(i);
-      l.around = static_cast<std::uint16_t>(ring_position(ox, oy, k));
-      l.ox = static_cast<std::int16_t>(ox);
-      l.oy = static_cast<std::int16_t>(oy);
-      l.dx = static_cast<std::int8_t>(dx);
-      l.dy = static_cast<std::int8_t>(dy);
-      l.target = static_cast<std::uint8_t>(shape.boundary_index({tx - ox * b, ty - oy * b}));
-      l.back = static_cast<std::uint8_t>(ring_position(p.x / b - ox, p.y / b - oy, 1));
-      l.hx = static_cast<std::uint8_t>(p.x / b);
-      l.hy = static_cast<std::uint8_t>(p.y / b);
-      l.cost = step_cost(r, dx, dy);
-      q.links.push_back(l);
-      const std::array<point, 3> read{point{tx, ty}, point{tx, p.y}, point{p.x, ty}};
-      large_shape::ring_test test{};
-      for (std::size_t c = 0; c < 3; ++c) test.cell[c] = static_cast<std::uint16_t>(ring_id(read[c], side));
-      for (unsigned blocked = 0; blocked < 8; ++blocked) {
-        const ring_way grid{read, blocked, side};
-        test.legal |= static_cast<std::uint8_t>(step_legal(r, grid, p.x, p.y, dx, dy) ? 1u << blocked : 0u);
-      }
-      q.ring_tests.push_back(test);
-    }
-  }
-  q.first_link[static_cast<std::size_t>(q.count)] = static_cast<std::uint32_t>(q.links.size());
+// The square's links (and, for cells, ring tests) from square_exits, as a small square's.
+void add_large_links(large_shape& q, const rule& r, const block_shape& shape) {
+  square_exits(q.points.data(), q.count, q.blocks, r, shape, [&q, &r](const square_exit& e) {
+    q.first_link[static_cast<std::size_t>(e.source) + 1] = static_cast<std::uint32_t>(q.links.size() + 1);
+    large_link l{};
+    l.source = static_cast<std::uint16_t>(e.source);
+    l.around = static_cast<std::uint16_t>(ring_position(e.ox, e.oy, q.blocks));
+    l.ox = static_cast<std::int16_t>(e.ox);
+    l.oy = static_cast<std::int16_t>(e.oy);
+    l.dx = static_cast<std::int8_t>(e.dx);
+    l.dy = static_cast<std::int8_t>(e.dy);
+    l.target = static_cast<std::uint8_t>(e.target);
+    l.back = static_cast<std::uint8_t>(e.back);
+    l.hx = static_cast<std::uint8_t>(e.hx);
+    l.hy = static_cast<std::uint8_t>(e.hy);
+    l.target_ring = e.cells;
+    l.cost = e.cost;
+    q.links.push_back(l);
+    if (!r.on_vertices())
+      q.ring_tests.push_back({{static_cast<std::uint16_t>(e.ring[0]), static_cast<std::uint16_t>(e.ring[1]),
+                               static_cast<std::uint16_t>(e.ring[2])},
+                              e.legal});
+  });
+  for (int i = 1; i <= q.count; ++i)  // points without links start where the last point's end
+    q.first_link[static_cast<std::size_t>(i)] =
+        std::max(q.first_link[static_cast<std::size_t>(i)], q.first_link[static_cast<std::size_t>(i) - 1]);
 }
 
 }  // namespace
@@ -123,12 +80,18 @@ int build_large_shapes(large_shapes& shapes, const rule& r, const block_shape& s
     lay_large_ring(q, k, side, last);
     if (r.on_vertices()) {
       q.metric = {ring_metric::euclid, kCostOne, 0, scale_log2};
-      build_large_vertices(q, k, shape);
     } else {
       q.metric = r.kind == rule_kind::tile ? carry_metric{ring_metric::manhattan, kCostOne, 0, 0}
                                            : carry_metric{ring_metric::octile, kCostOne, r.diagonal, 0};
-      build_large_cells(q, k, r, shape);
     }
+    add_large_links(q, r, shape);
+    q.distance.resize(static_cast<std::size_t>(q.stride * q.stride));
+    for (int dx = 0; dx <= last; ++dx)
+      for (int dy = 0; dy <= last; ++dy) q.distance[static_cast<std::size_t>(dx * q.stride + dy)] = q.metric.cost(dx, dy);
+    // Where rows stop paying (docs/benchmarks.md, "Large open squares"): carry_ring takes
+    // about as long as 8 rows for cells, and for straight lines, whose rows read a table where
+    // carry_ring takes square roots, about as long as half the ring.
+    q.sparse_rows = r.on_vertices() ? q.count / 2 : 8;
     top = level;
   }
   return top;
@@ -147,14 +110,7 @@ void prepare_large(large_nodes& nodes, const large_shape& q, int bx, int by, con
     // Cells: the ring of cells around the square, read from the map once, then each move's
     // legality looked up as prepare_square does.
     ring.assign(static_cast<std::size_t>(4 * side + 5), 0);
-    for (int t = -1; t <= side; ++t) {
-      ring[static_cast<std::size_t>(ring_id({t, -1}, side))] = map.blocked(x0 + t, y0 - 1);
-      ring[static_cast<std::size_t>(ring_id({t, side}, side))] = map.blocked(x0 + t, y0 + side);
-    }
-    for (int t = 0; t < side; ++t) {
-      ring[static_cast<std::size_t>(ring_id({-1, t}, side))] = map.blocked(x0 - 1, y0 + t);
-      ring[static_cast<std::size_t>(ring_id({side, t}, side))] = map.blocked(x0 + side, y0 + t);
-    }
+    read_ring(map, x0, y0, side, ring.data());
     for (std::size_t i = 0; i < q.links.size(); ++i) {
       const large_shape::ring_test& t = q.ring_tests[i];
       const unsigned way = static_cast<unsigned>(ring[t.cell[0]] | ring[t.cell[1]] << 1 | ring[t.cell[2]] << 2);

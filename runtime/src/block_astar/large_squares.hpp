@@ -51,6 +51,10 @@ struct large_shape {
   };
   std::vector<ring_test> ring_tests;
   carry_metric metric;  // the cost between two boundary points
+  std::vector<cost_t> distance;  // metric.cost(dx, dy) at dx * (last + 1) + dy, dx, dy in 0..last
+  // An expansion whose ingress has at most this many points relaxes their rows one by one
+  // (ingress x count steps), as a small square does; more take carry_ring.
+  int sparse_rows = 0;
 };
 using large_shapes = std::array<large_shape, kMaxSquareLevel + 1>;  // by level (the low ones unused)
 

@@ -25,7 +25,99 @@ bool ring_way::blocked(int x, int y) const {
   return false;  // inside the free square
 }
 
+void square_exits(const point* points, int count, int k, const rule& r, const block_shape& shape,
+                  const std::function<void(const square_exit&)>& f) {
+  const int b = shape.block(), side = k * b;
+  for (int i = 0; i < count; ++i) {
+    const point p = points[i];
+    if (r.on_vertices()) {
+      // A vertex leads to every block around the square that holds it: the very same vertex.
+      const int hx = holding_block(p.x, k, b), hy = holding_block(p.y, k, b);
+      for (int ox = -1; ox <= k; ++ox)
+        for (int oy = -1; oy <= k; ++oy) {
+          if (ox >= 0 && ox < k && oy >= 0 && oy < k) continue;  // the square's own blocks
+          if (p.x < ox * b || p.x > ox * b + b || p.y < oy * b || p.y > oy * b + b) continue;
+          square_exit e{};
+          for (int cy = p.y - 1; cy <= p.y; ++cy)  // the vertex's cells in that block, as its pattern bits
+            for (int cx = p.x - 1; cx <= p.x; ++cx) {
+              const int lx = cx - ox * b, ly = cy - oy * b;
+              if (lx >= 0 && lx < b && ly >= 0 && ly < b) e.cells |= std::uint64_t{1} << (ly * b + lx);
+            }
+          e.source = i;
+          e.ox = ox;
+          e.oy = oy;
+          e.target = shape.boundary_index({p.x - ox * b, p.y - oy * b});
+          e.back = ring_position(hx - ox, hy - oy, 1);
+          e.hx = hx;
+          e.hy = hy;
+          f(e);
+        }
+      continue;
+    }
+    for (int m = 0; m < step_count(r); ++m) {
+      const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
+      const int tx = p.x + dx, ty = p.y + dy;
+      if (tx >= 0 && ty >= 0 && tx < side && ty < side) continue;  // stays inside: the square's costs
+      square_exit e{};
+      e.source = i;
+      e.ox = tx < 0 ? -1 : tx / b;  // the block the move enters
+      e.oy = ty < 0 ? -1 : ty / b;
+      e.dx = dx;
+      e.dy = dy;
+      e.target = shape.boundary_index({tx - e.ox * b, ty - e.oy * b});
+      e.back = ring_position(p.x / b - e.ox, p.y / b - e.oy, 1);
+      e.hx = p.x / b;
+      e.hy = p.y / b;
+      e.cost = step_cost(r, dx, dy);
+      // The cells step_legal reads (target, and the side cells of a diagonal) that lie on
+      // the ring, and its answer for each way they can be blocked.
+      const std::array<point, 3> read{point{tx, ty}, point{tx, p.y}, point{p.x, ty}};
+      for (std::size_t c = 0; c < 3; ++c) e.ring[c] = ring_id(read[c], side);
+      for (unsigned blocked = 0; blocked < 8; ++blocked) {
+        const ring_way grid{read, blocked, side};
+        e.legal |= static_cast<std::uint8_t>(step_legal(r, grid, p.x, p.y, dx, dy) ? 1u << blocked : 0u);
+      }
+      f(e);
+    }
+  }
+}
+
+void read_ring(const grid_map& map, int x0, int y0, int side, std::uint8_t* ring) {
+  for (int t = -1; t <= side; ++t) {
+    ring[ring_id({t, -1}, side)] = map.blocked(x0 + t, y0 - 1);
+    ring[ring_id({t, side}, side)] = map.blocked(x0 + t, y0 + side);
+  }
+  for (int t = 0; t < side; ++t) {
+    ring[ring_id({-1, t}, side)] = map.blocked(x0 - 1, y0 + t);
+    ring[ring_id({side, t}, side)] = map.blocked(x0 + side, y0 + t);
+  }
+  ring[4 * side + 4] = 0;  // a cell inside: free
+}
+
 namespace {
+
+// A small square's links (and, for cells, ring tests) from square_exits.
+void add_links(node_shape& q, const rule& r, const block_shape& shape) {
+  q.links.clear();
+  q.ring_tests.clear();
+  q.first_link.fill(0);
+  square_exits(q.points.data(), q.count, q.blocks, r, shape, [&q, &r](const square_exit& e) {
+    q.first_link[static_cast<std::size_t>(e.source) + 1] = static_cast<std::uint16_t>(q.links.size() + 1);
+    q.links.push_back({static_cast<std::uint8_t>(e.source), static_cast<std::uint8_t>(e.target),
+                       static_cast<std::uint8_t>(ring_position(e.ox, e.oy, q.blocks)), static_cast<std::int8_t>(e.ox),
+                       static_cast<std::int8_t>(e.oy), static_cast<std::int8_t>(e.dx), static_cast<std::int8_t>(e.dy), 0,
+                       0, static_cast<std::uint8_t>(e.back), static_cast<std::uint8_t>(e.hx),
+                       static_cast<std::uint8_t>(e.hy), e.cells, e.cost});
+    if (!r.on_vertices())
+      q.ring_tests.push_back({{static_cast<std::uint8_t>(e.ring[0]), static_cast<std::uint8_t>(e.ring[1]),
+                               static_cast<std::uint8_t>(e.ring[2])},
+                              e.legal});
+  });
+  // Points without links start where the last point's end.
+  for (int i = 1; i <= q.count; ++i)
+    q.first_link[static_cast<std::size_t>(i)] =
+        std::max(q.first_link[static_cast<std::size_t>(i)], q.first_link[static_cast<std::size_t>(i) - 1]);
+}
 
 // The points of a square of k x k blocks, side cells a side, clockwise from the top-left as
 // block_shape numbers a block's, on the lattice 0..last a side (vertices: last = side;
@@ -55,37 +147,13 @@ void lay_ring(node_shape& q, int k, int side, int last, Cost cost) {
 
 // A square of 2^level x 2^level blocks: its boundary vertices, their straight-line costs
 // and the links from them to every block around the square that holds them.
-void build_square(node_shape& q, int level, const block_shape& shape, int scale_log2) {
+void build_square(node_shape& q, int level, const rule& r, const block_shape& shape, int scale_log2) {
   const int b = shape.block(), k = 1 << level, side = k * b;
   // Straight segments, each rounded as a database stores a length.
   lay_ring(q, k, side, side, [scale_log2](point pa, point pc) {
     return as_stored_length(euclid_cost(pa.x - pc.x, pa.y - pc.y), scale_log2);
   });
-  const int n = q.count;
-  q.links.clear();
-  for (int i = 0; i < n; ++i) {
-    q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(q.links.size());
-    const point p = q.points[static_cast<std::size_t>(i)];
-    for (int ox = -1; ox <= k; ++ox)
-      for (int oy = -1; oy <= k; ++oy) {
-        if (ox >= 0 && ox < k && oy >= 0 && oy < k) continue;  // the square's own blocks
-        if (p.x < ox * b || p.x > ox * b + b || p.y < oy * b || p.y > oy * b + b) continue;
-        std::uint64_t cells = 0;  // the vertex's cells in that block, as its pattern bits
-        for (int cy = p.y - 1; cy <= p.y; ++cy)
-          for (int cx = p.x - 1; cx <= p.x; ++cx) {
-            const int lx = cx - ox * b, ly = cy - oy * b;
-            if (lx >= 0 && lx < b && ly >= 0 && ly < b) cells |= std::uint64_t{1} << (ly * b + lx);
-          }
-        // When the block there is a plain block (not in a square), the vertex's index in it
-        // and where that block finds this square (as the hand-on works them out).
-        const int hx = holding_block(p.x, k, b), hy = holding_block(p.y, k, b);
-        const std::uint8_t target = static_cast<std::uint8_t>(shape.boundary_index({p.x - ox * b, p.y - oy * b}));
-        const std::uint8_t back = static_cast<std::uint8_t>(ring_position(hx - ox, hy - oy, 1));
-        q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>(ring_position(ox, oy, k)),
-                           static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), 0, 0, 0, 0, back, 0, 0, cells, 0});
-      }
-  }
-  q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
+  add_links(q, r, shape);
   if (q.links.size() > kMaxSquareLinks) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
 }
 
@@ -99,38 +167,7 @@ void build_cell_square(node_shape& q, int level, const rule& r, const block_shap
   const heuristic_kind metric = default_heuristic(r);  // Manhattan or octile with r.diagonal
   lay_ring(q, k, side, side - 1,
            [&r, metric](point pa, point pc) { return heuristic_cost(metric, r, pa.x, pa.y, pc.x, pc.y); });
-  const int n = q.count;
-  q.links.clear();
-  q.ring_tests.clear();
-  for (int i = 0; i < n; ++i) {
-    q.first_link[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(q.links.size());
-    const point p = q.points[static_cast<std::size_t>(i)];
-    for (int m = 0; m < step_count(r); ++m) {
-      const int dx = kSteps[static_cast<std::size_t>(m)][0], dy = kSteps[static_cast<std::size_t>(m)][1];
-      const int tx = p.x + dx, ty = p.y + dy;
-      if (tx >= 0 && ty >= 0 && tx < side && ty < side) continue;  // stays inside: the square's costs
-      const int ox = tx < 0 ? -1 : tx / b, oy = ty < 0 ? -1 : ty / b;  // the block the move enters
-      // When that block is a plain block: the target's index in it, and where it finds
-      // the block of this square that the move leaves.
-      const std::uint8_t target = static_cast<std::uint8_t>(shape.boundary_index({tx - ox * b, ty - oy * b}));
-      const std::uint8_t back = static_cast<std::uint8_t>(ring_position(p.x / b - ox, p.y / b - oy, 1));
-      q.links.push_back({static_cast<std::uint8_t>(i), target, static_cast<std::uint8_t>(ring_position(ox, oy, k)),
-                         static_cast<std::int8_t>(ox), static_cast<std::int8_t>(oy), static_cast<std::int8_t>(dx),
-                         static_cast<std::int8_t>(dy), 0, 0, back, static_cast<std::uint8_t>(p.x / b),
-                         static_cast<std::uint8_t>(p.y / b), 0, step_cost(r, dx, dy)});
-      // The cells step_legal reads (target, and the side cells of a diagonal) that lie
-      // on the ring, and its answer for each way they can be blocked.
-      const std::array<point, 3> read{point{tx, ty}, point{tx, p.y}, point{p.x, ty}};
-      node_shape::ring_test test{};
-      for (std::size_t c = 0; c < 3; ++c) test.cell[c] = static_cast<std::uint8_t>(ring_id(read[c], side));
-      for (unsigned blocked = 0; blocked < 8; ++blocked) {
-        const ring_way grid{read, blocked, side};
-        test.legal |= static_cast<std::uint8_t>(step_legal(r, grid, p.x, p.y, dx, dy) ? 1u << blocked : 0u);
-      }
-      q.ring_tests.push_back(test);
-    }
-  }
-  q.first_link[static_cast<std::size_t>(n)] = static_cast<std::uint16_t>(q.links.size());
+  add_links(q, r, shape);
   if (q.links.size() > kMaxSquareLinks) throw std::logic_error("block_astar: more square links than square_nodes::link_ok holds");
 }
 
@@ -153,7 +190,7 @@ int build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& sha
         (r.on_vertices() && shape.block() > 4))
       continue;
     if (r.on_vertices())
-      build_square(q, level, shape, scale_log2);
+      build_square(q, level, r, shape, scale_log2);
     else
       build_cell_square(q, level, r, shape);
     top = level;
@@ -172,14 +209,7 @@ void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& q, 
     // and the ring of cells around it, read from the map once.
     const int b = q.side / q.blocks, side = q.side, x0 = slot.bx * b, y0 = slot.by * b;
     std::array<std::uint8_t, kNodePoints + 8 + 1> blocked{};  // by ring_id
-    for (int t = -1; t <= side; ++t) {
-      blocked[static_cast<std::size_t>(ring_id({t, -1}, side))] = map.blocked(x0 + t, y0 - 1);
-      blocked[static_cast<std::size_t>(ring_id({t, side}, side))] = map.blocked(x0 + t, y0 + side);
-    }
-    for (int t = 0; t < side; ++t) {
-      blocked[static_cast<std::size_t>(ring_id({-1, t}, side))] = map.blocked(x0 - 1, y0 + t);
-      blocked[static_cast<std::size_t>(ring_id({side, t}, side))] = map.blocked(x0 + side, y0 + t);
-    }
+    read_ring(map, x0, y0, side, blocked.data());
     for (std::size_t i = 0; i < q.links.size(); ++i) {
       const node_shape::ring_test& t = q.ring_tests[i];
       const unsigned way = blocked[t.cell[0]] | blocked[t.cell[1]] << 1 | blocked[t.cell[2]] << 2;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "geometry.hpp"
@@ -99,6 +100,26 @@ struct ring_way {
   int side;
   bool blocked(int x, int y) const;
 };
+
+// A way out of a square of k x k blocks from its boundary point `source`, into the block at
+// offset (ox, oy) from its top-left one: a move (cells) or the very same vertex. When that
+// block is plain, `target` is the point's boundary index there and `back` where that block
+// finds the square's block (hx, hy) that holds the source.
+struct square_exit {
+  int source, ox, oy, dx, dy, target, back, hx, hy;
+  std::uint64_t cells;  // vertices: the vertex's cells in the block, as its pattern bits
+  cost_t cost;          // cells: the move's
+  std::array<int, 3> ring;  // cells: the ring_ids step_legal reads for the move,
+  std::uint8_t legal;       // and bit w: legal when they are blocked as the bits of w say
+};
+// Every way out of a square whose boundary points are points[0..count), in order of source:
+// the one enumeration behind both sizes of square (regions.cpp, large_squares.cpp).
+void square_exits(const point* points, int count, int k, const rule& r, const block_shape& shape,
+                  const std::function<void(const square_exit&)>& f);
+
+// The cells around a square of side cells with top-left cell (x0, y0), into ring[ring_id]
+// (1: blocked; off the map counts as blocked), and 0 at 4 side + 4, a cell inside.
+void read_ring(const grid_map& map, int x0, int y0, int side, std::uint8_t* ring);
 
 // Which of a square's links are legal and which of its points can hand a g-value on.
 void prepare_square(block_slot& slot, square_nodes& nodes, const node_shape& shape, const grid_map& map, const rule& r);
