@@ -117,9 +117,10 @@ std::string search_setup::label() const {
          (squares ? ", open squares" : "") + weighted + ")";
 }
 
-void add_square_levels_option(CLI::App* cmd, int& levels) {
+void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels) {
   cmd->add_option("--square-levels", levels,
-                  "Block A* with open squares: the largest, as L for 2^L x 2^L blocks (1 to 4; default 2)")
+                  "Block A* with open squares: the largest, as L for 2^L x 2^L blocks (1 to 4; default 4 for tile "
+                  "and octile, 2 for any-angle)")
       ->check(CLI::Range(1, search_options::kMaxSquareLevels));
 }
 

@@ -61,7 +61,7 @@ struct search_setup {
   double weight = 1;          // search_options::weight
   int landmarks = 0;          // landmarks to build for each map (0: none)
   landmark_placement placement = landmark_placement::farthest;
-  int square_levels = 2;      // search_options::square_levels
+  std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
 };
 struct setup_options {
@@ -72,14 +72,14 @@ struct setup_options {
   bool open_squares = false;            // --open-squares: also for tile and octile
   int landmarks = 0;                     // --landmarks
   std::optional<std::string> placement{};  // --landmark-placement
-  int square_levels = 2;                   // --square-levels
+  std::optional<int> square_levels{};      // --square-levels
 };
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).
 int block_size_for(const search_setup& s);
 
 // The option --square-levels L (search_options::square_levels), on a search command.
-void add_square_levels_option(CLI::App* cmd, int& levels);
+void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);
 
 // The options --landmarks K and --landmark-placement, on a search command.
 void add_landmark_options(CLI::App* cmd, int& count, std::optional<std::string>& placement);

@@ -56,7 +56,7 @@ struct bench_args {
   std::string algo = "block-astar";
   bool smooth = false;
   bool fixed_blocks = false, open_squares = false;
-  int square_levels = 2;
+  std::optional<int> square_levels;
   std::optional<std::uint64_t> limit;  // queries per scenario file
   unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };

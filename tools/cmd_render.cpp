@@ -22,7 +22,7 @@ struct render_args {
   std::vector<std::string> algos;
   bool smooth = false;
   bool fixed_blocks = false, open_squares = false;
-  int square_levels = 2;
+  std::optional<int> square_levels;
   std::string out;
 };
 

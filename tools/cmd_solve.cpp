@@ -23,7 +23,7 @@ struct solve_args {
   bool json = false;
   bool fixed_blocks = false;  // Block A* without open squares (the paper's blocks)
   bool open_squares = false;  // Block A* with open squares under tile and octile too
-  int square_levels = 2;
+  std::optional<int> square_levels;
 };
 
 const char* const kSolveFooter = R"(Examples:

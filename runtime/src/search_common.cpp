@@ -80,10 +80,10 @@ bool prepare_endpoints(const rule& r, const grid_map& map, point start, point go
                 options.weight, search_options::kMaxWeight);
     return false;
   }
-  if (options.square_levels < 1 || options.square_levels > search_options::kMaxSquareLevels) {
+  if (options.square_levels && (*options.square_levels < 1 || *options.square_levels > search_options::kMaxSquareLevels)) {
     res.status = search_status::invalid_option;
     set_message(res.message, "search_options::square_levels %d is out of range: a level from 1 to %d",
-                options.square_levels, search_options::kMaxSquareLevels);
+                *options.square_levels, search_options::kMaxSquareLevels);
     return false;
   }
   if (options.landmarks != nullptr && !options.landmarks->empty() && !(options.landmarks->rule_of() == r)) {

@@ -97,11 +97,15 @@ struct search_options {
   // on maps of big rooms (6-7% on 64room_001; 1-32% slower on the other families).
   std::optional<bool> open_squares;
   // Block A* with open squares: the largest square, as a level L (2^L x 2^L blocks), from 1
-  // to kMaxSquareLevels. Levels 3 and 4 (8 x 8 and 16 x 16 blocks, up to 256 boundary
-  // points: b <= 4) carry g-values across in time linear in their perimeter; a rule or
-  // block size without a level keeps the largest it has. Out of range: invalid_option.
+  // to kMaxSquareLevels. The large levels 3 and 4 (8 x 8 and 16 x 16 blocks, up to 256
+  // boundary points: b <= 4) carry g-values across by rows from a few ingress points or in
+  // time about linear in their perimeter; a rule or block size without a level keeps the
+  // largest it has. Out of range: invalid_option. Unset takes the rule's default, measured
+  // (docs/benchmarks.md, "Large open squares"): 4 for tile and octile (0.65-0.90 of the
+  // time on open 2048 x 2048 maps, within 2% on the 512 x 512 ones), 2 for any-angle (half
+  // the expansions on open ground, but 1.25-1.66 times the time).
   static constexpr int kMaxSquareLevels = 4;
-  int square_levels = 2;
+  std::optional<int> square_levels;
   // Block A*: run the min-plus rows with AVX2 where the CPU has it: any-angle, and the open
   // squares of every rule (the cell rules' blocks run the portable loops, which are as fast
   // on their short rows). The answers are the same either way (the tests compare them);
