@@ -295,7 +295,7 @@ static void landmarks(lddb_context ctx, lddb_database db, lddb_database other, l
   CHECK_STATUS(lddb_options_init(&plain), LDDB_OK);
   with = plain;
   with.landmarks = lm;
-  CHECK(with.version == 3);
+  CHECK(with.version == 4);
   for (k = 0; k < (rule == ANY_ANGLE ? 3 : 2); ++k) {
     plain.algorithm = with.algorithm = k == 0 ? LDDB_BLOCK_ASTAR : rule == ANY_ANGLE ? LDDB_THETA_STAR + k - 1 : LDDB_ASTAR;
     CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &plain, &a, NULL, 0), LDDB_OK);
@@ -340,6 +340,37 @@ static void landmarks(lddb_context ctx, lddb_database db, lddb_database other, l
   CHECK_STATUS(lddb_landmarks_free(lm), LDDB_BAD_HANDLE);
 }
 
+/* Open squares for every rule (open_squares 2) up to 16 x 16 blocks (square_levels 4) on
+ * an open map: the cell rules' costs are the fixed blocks' (both optimal) with fewer
+ * expansions, any-angle paths stay legal; a level out of range is refused. */
+static void large_squares(lddb_context ctx, lddb_database db, enum rule_kind rule) {
+  static lddb_point path[MAX_PATH];
+  const lddb_point start = pt(130, 3), goal = pt(3, 140);
+  lddb_map open = 0;
+  lddb_options fixed, squares;
+  lddb_result a, b, small;
+  CHECK_STATUS(lddb_map_create(150, 150, 4, &open), LDDB_OK);
+  CHECK_STATUS(lddb_map_set_blocked(open, 70, 70, 1), LDDB_OK);
+  CHECK_STATUS(lddb_options_init(&fixed), LDDB_OK);
+  fixed.open_squares = 0;
+  squares = fixed;
+  squares.open_squares = 2;
+  squares.square_levels = 2;
+  CHECK_STATUS(lddb_solve(ctx, db, open, start, goal, &fixed, &a, NULL, 0), LDDB_OK);
+  CHECK_STATUS(lddb_solve(ctx, db, open, start, goal, &squares, &small, NULL, 0), LDDB_OK);
+  squares.square_levels = 4;
+  CHECK_STATUS(lddb_solve(ctx, db, open, start, goal, &squares, &b, path, MAX_PATH), LDDB_OK);
+  CHECK(b.expansions < small.expansions && small.expansions < a.expansions);
+  if (rule != ANY_ANGLE) CHECK(b.cost_fixed == a.cost_fixed && small.cost_fixed == a.cost_fixed);
+  CHECK(b.path_count >= 2 && path[0].x == start.x && path[0].y == start.y);
+  CHECK(path[b.path_count - 1].x == goal.x && path[b.path_count - 1].y == goal.y);
+  squares.square_levels = 5;
+  CHECK_STATUS(lddb_solve(ctx, db, open, start, goal, &squares, &b, NULL, 0), LDDB_INVALID_ARGUMENT);
+  squares.square_levels = -1;
+  CHECK_STATUS(lddb_solve(ctx, db, open, start, goal, &squares, &b, NULL, 0), LDDB_INVALID_ARGUMENT);
+  CHECK_STATUS(lddb_map_free(open), LDDB_OK);
+}
+
 int main(void) {
   const char* names[3] = {"tile-4.lddb", "octile-4.lddb", "any-angle-4.lddb"};
   const char* rules[3] = {"tile", "octile", "any-angle"};
@@ -370,6 +401,7 @@ int main(void) {
       CHECK_STATUS(lddb_database_close(other), LDDB_OK);
     }
     batch_matches_single(ctx, db, map, i == ANY_ANGLE);
+    large_squares(ctx, db, (enum rule_kind)i);
     if (i == OCTILE) {
       no_path_and_bad_points(ctx, db, map);
       load_map_file(ctx, db);

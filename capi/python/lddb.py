@@ -42,7 +42,7 @@ class Options(ctypes.Structure):
                 ("algorithm", ctypes.c_int32), ("heuristic", ctypes.c_int32),
                 ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
                 ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double),
-                ("landmarks", ctypes.c_uint64)]
+                ("landmarks", ctypes.c_uint64), ("square_levels", ctypes.c_int32)]
 
 
 class CResult(ctypes.Structure):
@@ -142,13 +142,15 @@ class Library:
         return Landmarks(self, h.value)
 
     def options(self, algorithm: int = BLOCK_ASTAR, smooth: bool = False, max_expansions: int = 0,
-                weight: float = 1.0, landmarks: Optional["Landmarks"] = None) -> Options:
+                weight: float = 1.0, landmarks: Optional["Landmarks"] = None, open_squares: int = 1,
+                square_levels: int = 0) -> Options:
         """weight > 1: bounded-suboptimal search (lddb.h, lddb_options.weight); landmarks: a
-        set from build_landmarks."""
+        set from build_landmarks; open_squares 0 / 1 / 2 and square_levels 0..4 as in lddb.h."""
         o = Options()
         self.check(self._c.lddb_options_init(ctypes.byref(o)))
         o.algorithm, o.smooth, o.max_expansions, o.weight = algorithm, int(smooth), max_expansions, weight
         o.landmarks = landmarks.handle if landmarks else 0
+        o.open_squares, o.square_levels = open_squares, square_levels
         return o
 
     def outcome(self, status: int) -> None:

@@ -41,7 +41,15 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
   out->options = search_options(o.heuristic == LDDB_HEURISTIC_DEFAULT ? default_heuristic(r)
                                                                       : static_cast<heuristic_kind>(o.heuristic - 1));
   out->options.max_expansions = o.max_expansions;
-  if (o.open_squares == 0) out->options.open_squares = false;  // else the rule's default: squares for any-angle
+  if (o.open_squares == 0) out->options.open_squares = false;  // 1 (or another value): the rule's default
+  if (o.open_squares == 2) out->options.open_squares = true;
+  if (o.square_levels != 0) {
+    if (o.square_levels < 1 || o.square_levels > search_options::kMaxSquareLevels)
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "options: square_levels " + std::to_string(o.square_levels) + " is out of range: 0 (the rule's "
+                  "default) or a level from 1 to " + std::to_string(search_options::kMaxSquareLevels));
+    out->options.square_levels = o.square_levels;
+  }
   // Written so that NaN fails too.
   if (!(o.weight >= 1 && o.weight <= search_options::kMaxWeight)) {
     char text[96];

@@ -78,6 +78,22 @@ def main():
     except lddb.LddbError as e:
         expect(e.status == "invalid_argument" and "weight" in str(e), str(e))
 
+    # Open squares for every rule, up to the largest: the same optimal cost on an open map.
+    wide = lib.create_map(150, 150, db.block_size())
+    far = ((130, 3), (3, 140))
+    fixed = ctx.solve(db, wide, *far, options=lib.options(open_squares=0))
+    small = ctx.solve(db, wide, *far, options=lib.options(open_squares=2, square_levels=2))
+    large = ctx.solve(db, wide, *far, options=lib.options(open_squares=2, square_levels=4))
+    expect(large.status == "ok" and large.cost_fixed == fixed.cost_fixed, f"squares: {large.status} {large.cost_fixed}")
+    check_octile_path(set(), large.path, *far, large.cost_fixed)
+    expect(large.expansions < small.expansions < fixed.expansions,
+           f"expanded {large.expansions} (levels 4), {small.expansions} (levels 2), {fixed.expansions} (blocks)")
+    try:
+        ctx.solve(db, wide, *far, options=lib.options(open_squares=2, square_levels=5))
+        fail("square_levels 5 was accepted")
+    except lddb.LddbError as e:
+        expect(e.status == "invalid_argument" and "square_levels" in str(e), str(e))
+
     # Landmarks: the same optimal costs; stale once a cell is freed, current while cells are blocked.
     with lib.build_landmarks(db, grid, 4) as lm:
         expect(lm.current(grid), "fresh landmarks are current")

@@ -96,7 +96,7 @@ typedef enum lddb_heuristic {
   LDDB_HEURISTIC_EUCLIDEAN = 4
 } lddb_heuristic;
 
-#define LDDB_OPTIONS_VERSION 3
+#define LDDB_OPTIONS_VERSION 4
 
 /* Set by lddb_options_init; later versions only append fields, and the library reads only
  * the fields that struct_size covers. */
@@ -107,7 +107,9 @@ typedef struct lddb_options {
   int32_t heuristic;       /* lddb_heuristic; default LDDB_HEURISTIC_DEFAULT */
   int32_t smooth;          /* nonzero: line-of-sight smoothing; cell paths then keep only their
                               turning points, and cost is recomputed from them; default 0 */
-  int32_t open_squares;    /* Block A* any-angle: group free blocks into squares; default 1 */
+  int32_t open_squares;    /* Block A*: 0 the paper's fixed blocks; 1 (default) the rule's
+                              default (open squares for any-angle only); 2 (version 4) open
+                              squares for every rule: a free square of blocks is one node */
   uint64_t max_expansions; /* 0: no limit; else stop with LDDB_BUDGET_EXHAUSTED */
   /* Version 2. */
   double weight;           /* bounded-suboptimal search, from 1 (default: optimal) to 16: the
@@ -118,6 +120,11 @@ typedef struct lddb_options {
   lddb_landmarks landmarks; /* 0 (default): none; else a set from lddb_landmarks_build for the
                                database's rule (another rule: INVALID_ARGUMENT). Ignored for a
                                query while the set is not current for the map. */
+  /* Version 4. */
+  int32_t square_levels;   /* Block A* with open squares: the largest, as L for 2^L x 2^L
+                              blocks, 1 to 4; 0 (default): the rule's (4 for tile and
+                              octile, 2 for any-angle; lddb/search.hpp,
+                              search_options::square_levels); else INVALID_ARGUMENT */
 } lddb_options;
 
 typedef struct lddb_result {
