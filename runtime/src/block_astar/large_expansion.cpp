@@ -1,5 +1,7 @@
-// Algorithm 1 for a large open square: carry_ring in place of the min-plus product, then the
-// hand-on along the square's own links into whatever node lies around it.
+// Algorithm 1 for a large open square: the ingress points' rows, or carry_ring when many
+// arrived, in place of the min-plus product over a cost matrix (which would hold up to
+// 256 x 256 costs), then the hand-on along the square's own links into whatever node lies
+// around it.
 #include <cstdlib>
 
 #include "search.hpp"

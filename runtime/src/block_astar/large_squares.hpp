@@ -1,9 +1,10 @@
 // Private: large open squares, the levels above kSquareLevels (8 x 8 and 16 x 16 blocks).
 // Their rings hold up to 256 boundary points, past the 64-bit point sets of blocks and
 // small squares, so they keep their points in vectors of their own and are expanded apart
-// (large_expansion.cpp): carry_ring takes the g-values across the square in time about
-// linear in its perimeter, where the small squares' side-by-side product would cost its
-// square. search_options::square_levels says how large a query's squares may be.
+// (large_expansion.cpp): the g-values cross the square by rows from the few points that
+// improved, or by carry_ring, in time about linear in its perimeter, where a side-by-side
+// product over all points would cost its square. search_options::square_levels says how
+// large a query's squares may be.
 #pragma once
 
 #include <array>
