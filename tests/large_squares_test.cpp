@@ -141,6 +141,39 @@ TEST(LargeSquares, MapsChangedBetweenQueries) {
   }
 }
 
+// 200+ generated maps, open enough to hold large squares (rooms of 40 to 90 cells, sparse
+// obstacles), cells changed between queries: tile and octile with large squares cost what A*
+// costs, any-angle paths stay legal, and large squares occur.
+TEST(LargeSquares, GeneratedMapsChangedBetweenQueries) {
+  std::uint64_t large_fewer = 0, maps = 0;
+  for (const rule& movement : lddb_test::search_rules()) {
+    const lddb::database& db = lddb_test::db_for(movement);
+    const int b = db.shape().block();
+    lddb::search_context ctx;
+    lddb_test::rng rng{movement.name().size() * 7919 + 3};
+    for (int k = 0; k < 30; ++k, ++maps) {
+      const int w = 64 + rng.below(60), h = 64 + rng.below(60);
+      const std::uint64_t seed = rng.next() % 100000;
+      grid_map map = k % 2 ? lddb::make_rooms_map(w, h, 40 + rng.below(50), seed, b)
+                           : lddb::make_random_map(w, h, rng.below(4), seed, b);
+      const std::string name = (k % 2 ? "rooms " : "random ") + std::to_string(w) + "x" + std::to_string(h) +
+                               " seed " + std::to_string(seed);
+      totals sum;
+      for (int q = 0; q < 3; ++q) {
+        for (int c = 0; c < 4; ++c) {  // block a few cells, free a few
+          const int x = rng.below(map.width()), y = rng.below(map.height());
+          map.set_blocked(x, y, rng.below(2) != 0);
+        }
+        const point s = lddb_test::random_free_cell(rng, map), t = lddb_test::random_free_cell(rng, map);
+        check_query(db, map, s, t, name + " query " + std::to_string(q), ctx, sum);
+      }
+      if (sum.expanded_large < sum.expanded_small) ++large_fewer;
+    }
+  }
+  EXPECT_GE(maps, 200u);
+  EXPECT_GT(large_fewer, maps / 4) << "large squares took fewer expansions on too few maps";
+}
+
 // A weighted search through large squares keeps its bound; a sliced one, and one on the
 // portable min-plus rows, give the one-call answer; one stopped by its budget returns a
 // legal path as far as it got.
