@@ -113,8 +113,11 @@ std::string search_setup::label() const {
   const bool squares = block && !movement.on_vertices() && open_squares == true;
   char weighted[48] = "";
   if (weight != 1) std::snprintf(weighted, sizeof weighted, ", weight %g", weight);
-  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") +
-         (squares ? ", open squares" : "") + weighted + ")";
+  std::string square_text = squares ? ", open squares" : "";
+  if (block && square_levels && !fixed && (squares || movement.on_vertices()))
+    square_text = ", open squares up to level " + std::to_string(*square_levels);
+  return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + square_text +
+         weighted + ")";
 }
 
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels) {
