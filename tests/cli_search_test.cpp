@@ -298,10 +298,21 @@ TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
     EXPECT_EQ(c[0], a[0]) << squares.out << plain.out;
     EXPECT_LT(std::stod(c[1]), std::stod(a[1])) << squares.out << plain.out;
     EXPECT_EQ(c[2], "0") << squares.out;
+    // --square-levels 2 keeps the 4 x 4-block squares: the same lengths, no fewer expansions
+    // than the default's larger squares, and the label says so.
+    const run_result small = run(base + " --open-squares --square-levels 2");
+    EXPECT_NE(small.out.find(", open squares up to level 2)"), std::string::npos) << small.out;
+    const auto d = summary(small);
+    ASSERT_EQ(d.size(), 3u) << small.out;
+    EXPECT_EQ(d[0], a[0]) << small.out;
+    EXPECT_GE(std::stod(d[1]), std::stod(c[1])) << small.out << squares.out;
   }
   expect_clean_failure(run("bench --scen " + quote(path("empty.map.scen")) + " --lddb " + db("tile-3.lddb") +
                            " --open-squares --fixed-blocks"),
                        "exclude each other", 2);
+  expect_clean_failure(run("bench --scen " + quote(path("empty.map.scen")) + " --lddb " + db("tile-3.lddb") +
+                           " --open-squares --square-levels 5"),
+                       "--square-levels", 2);
 }
 
 TEST_F(cli_search, SolveWithoutAPathExitsOne) {
