@@ -29,17 +29,7 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
   while (true) {
     const block_slot& cur = slot(s);
     add_point(out, global(cur, x));
-    if (is_large(cur)) {  // as a small square below, with wider parents
-      const wide_parent p = large_of(cur).parent[static_cast<std::size_t>(x)];
-      if (p.kind == via::block) {
-        if (rule_.kind == rule_kind::tile) add_point(out, {global(cur, p.index).x, global(cur, x).y});
-      } else {
-        s = large_of(cur).neighbour[p.around];
-      }
-      x = p.index;
-      continue;
-    }
-    const parent_ref p = store(cur).parent[x];
+    const wide_parent p = parent_of(cur, x);
     if (p.kind == via::block && cur.level) {
       // A square: a straight segment (any-angle), diagonal steps then straight ones
       // (octile: the run filled below), or one bend (tile), all inside the free square.
@@ -56,7 +46,7 @@ void block_search::walk_back(int s, int x, std::vector<point>& out) const {
                         cur.by * b_ + inf.points[static_cast<std::size_t>(k)].y});
       x = p.index;
     } else if (p.kind == via::neighbour) {
-      s = store(cur).neighbour[p.around];  // set when the g-value was handed on
+      s = neighbour_of(cur, p.around);  // set when the g-value was handed on
       x = p.index;
     } else {  // via::start
       const int len = st_.start_paths[p.index].path_to(shape_.point_index(shape_.boundary_point(x)), chain);
@@ -70,33 +60,21 @@ cost_t block_search::cost_back(int s, int x) const {
   cost_t c = 0;
   while (true) {
     const block_slot& cur = slot(s);
-    if (is_large(cur)) {
-      const wide_parent p = large_of(cur).parent[static_cast<std::size_t>(x)];
-      if (p.kind == via::block) {
+    const wide_parent p = parent_of(cur, x);
+    if (p.kind == via::block && cur.level) {  // a square: its closed-form costs
+      if (is_large(cur)) {
         const point a = global(cur, p.index), b = global(cur, x);
         c += large_shape_of(cur).metric.cost(b.x - a.x, b.y - a.y);
-        x = p.index;
-        continue;
+      } else {
+        const node_shape& q = shape_of(cur);
+        c += q.cost[static_cast<std::size_t>(p.index) * static_cast<std::size_t>(q.count) + static_cast<std::size_t>(x)];
       }
-      const int from = large_of(cur).neighbour[p.around];
-      if (!rule_.on_vertices()) {
-        const point a = global(slot(from), p.index), b = global(cur, x);
-        c += a.x != b.x && a.y != b.y ? rule_.diagonal : kCostOne;
-      }
-      s = from;
-      x = p.index;
-      continue;
-    }
-    const parent_ref p = store(cur).parent[x];
-    if (p.kind == via::block && cur.level) {  // a square: its straight-line costs
-      const node_shape& q = shape_of(cur);
-      c += q.cost[static_cast<std::size_t>(p.index) * static_cast<std::size_t>(q.count) + static_cast<std::size_t>(x)];
       x = p.index;
     } else if (p.kind == via::block) {
       c += db_.view(cur.code).cost(p.index, x);
       x = p.index;
     } else if (p.kind == via::neighbour) {  // one move between cells; the same vertex costs 0
-      const int from = store(cur).neighbour[p.around];
+      const int from = neighbour_of(cur, p.around);
       if (!rule_.on_vertices()) {
         const point a = global(slot(from), p.index), b = global(cur, x);
         c += a.x != b.x && a.y != b.y ? rule_.diagonal : kCostOne;

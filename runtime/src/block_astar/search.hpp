@@ -140,6 +140,16 @@ class block_search {
     const node_store<false> w = store(const_cast<block_slot&>(s));  // handed out read only
     return {w.g, w.parent, w.neighbour};
   }
+  // The path's way back from point x of node s, whichever node keeps it: its parent, and
+  // the node at its ring position `around`.
+  wide_parent parent_of(const block_slot& s, int x) const {
+    if (is_large(s)) return large_of(s).parent[static_cast<std::size_t>(x)];
+    const parent_ref p = store(s).parent[x];
+    return {p.kind, p.index, p.around};
+  }
+  int neighbour_of(const block_slot& s, int around) const {
+    return is_large(s) ? large_of(s).neighbour[static_cast<std::size_t>(around)] : store(s).neighbour[around];
+  }
   // Where block (bx, by), next to `of`, sits in of's ring of neighbours.
   int ring_index(const block_slot& of, int bx, int by) const {
     return ring_position(bx - of.bx, by - of.by, 1 << of.level);
