@@ -27,6 +27,7 @@
 #include "lddb/scenario.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -210,41 +211,22 @@ TEST(CellSquares, WeightedSlicedAndPortableQueries) {
 // The benchmark maps, a sample of each scenario file: squares on, the file's optimum
 // (octile) and A*'s cost (both rules).
 TEST(CellSquares, ScenarioFiles) {
-  const fs::path dir = fs::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps";
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) GTEST_SKIP() << "missing the benchmark maps folder " << dir.string();
-  std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec))
-    if (e.is_regular_file() && e.path().extension() == ".scen") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
+  const auto files = lddb_test::scenario_files();
+  if (!files) GTEST_SKIP() << "missing the benchmark maps folder " << lddb_test::benchmark_maps_dir().string();
   for (const rule& movement : {rule::octile(), rule::tile()}) {
     const lddb::database& db = db_for(movement, 4);
     lddb::search_context ctx;
-    for (const fs::path& file : files) {
-      std::string error;
-      const auto scen = lddb::load_scenario(file.string(), &error);
-      ASSERT_TRUE(scen) << file << ": " << error;
-      const std::size_t stride = std::max<std::size_t>(1, scen->queries.size() / 40);
-      std::map<std::string, grid_map> loaded;
-      for (std::size_t i = 0; i < scen->queries.size(); i += stride) {
-        const lddb::scenario_query& q = scen->queries[i];
-        const std::string path = scen->resolve_map(q);
-        auto it = loaded.find(path);
-        if (it == loaded.end()) {
-          auto m = lddb::load_map(path, &error, 4);
-          ASSERT_TRUE(m) << path << ": " << error;
-          it = loaded.emplace(path, std::move(*m)).first;
-        }
-        const grid_map& map = it->second;
-        if (map.blocked(q.start.x, q.start.y) || map.blocked(q.goal.x, q.goal.y)) continue;
-        std::uint64_t with_squares = 0, without = 0;
-        check_query(db, map, q.start, q.goal, file.filename().string() + " line " + std::to_string(q.line), ctx,
-                    with_squares, without);
-        if (movement.kind != lddb::rule_kind::octile) continue;
-        const search_result got = lddb::block_astar(db, map, q.start, q.goal, options(movement, true), ctx);
-        EXPECT_NEAR(got.length, q.optimal, q.optimal_tolerance + 1e-9) << file << " line " << q.line;
-      }
-    }
+    std::string error;
+    const bool read = lddb_test::for_each_sampled_query(
+        *files, 40, 4, error, [&](const fs::path& file, const lddb::scenario_query& q, const grid_map& map) {
+          std::uint64_t with_squares = 0, without = 0;
+          check_query(db, map, q.start, q.goal, file.filename().string() + " line " + std::to_string(q.line), ctx,
+                      with_squares, without);
+          if (movement.kind != lddb::rule_kind::octile) return;
+          const search_result got = lddb::block_astar(db, map, q.start, q.goal, options(movement, true), ctx);
+          EXPECT_NEAR(got.length, q.optimal, q.optimal_tolerance + 1e-9) << file << " line " << q.line;
+        });
+    ASSERT_TRUE(read) << error;
   }
 }
 

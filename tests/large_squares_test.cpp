@@ -21,6 +21,7 @@
 #include "lddb/search.hpp"
 #include "test_db.hpp"
 #include "test_rng.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -232,47 +233,29 @@ TEST(LargeSquares, LevelsOutOfRangeAreRefused) {
 // The benchmark maps with rooms and open ground: a sample of queries with large squares
 // under octile against the file's optimum, and under tile against A*.
 TEST(LargeSquares, ScenarioFiles) {
-  const fs::path dir = fs::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps";
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) GTEST_SKIP() << "missing the benchmark maps folder " << dir.string();
-  std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec))
-    if (e.is_regular_file() && e.path().extension() == ".scen") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  ASSERT_FALSE(files.empty()) << dir;
+  const auto files = lddb_test::scenario_files();
+  if (!files) GTEST_SKIP() << "missing the benchmark maps folder " << lddb_test::benchmark_maps_dir().string();
+  ASSERT_FALSE(files->empty()) << lddb_test::benchmark_maps_dir();
   for (const rule& movement : {rule::octile(), rule::tile()}) {
     const lddb::database& db = lddb_test::db_for(movement);
     lddb::search_context ctx;
-    for (const fs::path& file : files) {
-      std::string error;
-      const auto scen = lddb::load_scenario(file.string(), &error);
-      ASSERT_TRUE(scen) << file << ": " << error;
-      const std::size_t stride = std::max<std::size_t>(1, scen->queries.size() / 25);
-      std::map<std::string, grid_map> loaded;
-      for (std::size_t i = 0; i < scen->queries.size(); i += stride) {
-        const lddb::scenario_query& q = scen->queries[i];
-        const std::string path = scen->resolve_map(q);
-        auto it = loaded.find(path);
-        if (it == loaded.end()) {
-          auto m = lddb::load_map(path, &error, db.shape().block());
-          ASSERT_TRUE(m) << path << ": " << error;
-          it = loaded.emplace(path, std::move(*m)).first;
-        }
-        const grid_map& map = it->second;
-        if (map.blocked(q.start.x, q.start.y) || map.blocked(q.goal.x, q.goal.y)) continue;
-        const std::string at = file.filename().string() + " line " + std::to_string(q.line) + " " + movement.name();
-        const search_result got = lddb::block_astar(db, map, q.start, q.goal, options(movement, 4), ctx);
-        ASSERT_TRUE(got.found()) << at << ": " << got.message;
-        EXPECT_TRUE(lddb::check_path(movement, map, q.start, q.goal, got.path).valid) << at;
-        if (movement.kind == lddb::rule_kind::octile) {
-          EXPECT_NEAR(got.length, q.optimal, q.optimal_tolerance + 1e-9) << at;
-        } else {
-          const search_result want =
-              lddb::astar(movement, map, q.start, q.goal, lddb::search_options(lddb::default_heuristic(movement)), ctx);
-          EXPECT_EQ(got.cost, want.cost) << at;
-        }
-      }
-    }
+    std::string error;
+    const bool read = lddb_test::for_each_sampled_query(
+        *files, 25, db.shape().block(), error,
+        [&](const fs::path& file, const lddb::scenario_query& q, const grid_map& map) {
+          const std::string at = file.filename().string() + " line " + std::to_string(q.line) + " " + movement.name();
+          const search_result got = lddb::block_astar(db, map, q.start, q.goal, options(movement, 4), ctx);
+          ASSERT_TRUE(got.found()) << at << ": " << got.message;
+          EXPECT_TRUE(lddb::check_path(movement, map, q.start, q.goal, got.path).valid) << at;
+          if (movement.kind == lddb::rule_kind::octile) {
+            EXPECT_NEAR(got.length, q.optimal, q.optimal_tolerance + 1e-9) << at;
+          } else {
+            const search_result want = lddb::astar(movement, map, q.start, q.goal,
+                                                    lddb::search_options(lddb::default_heuristic(movement)), ctx);
+            EXPECT_EQ(got.cost, want.cost) << at;
+          }
+        });
+    ASSERT_TRUE(read) << error;
   }
 }
 
