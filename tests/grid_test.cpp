@@ -3,6 +3,8 @@
 // the map (landmarks) rely on.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -73,6 +75,26 @@ TEST(GridOpenGroups, LevelsThatFitTheMap) {
   lddb::grid_map small(4, 4, 4);
   EXPECT_EQ(small.open_group_levels(), 0);
   EXPECT_EQ(small.open_group_level(0, 0, 5), 0);
+}
+
+// set_blocked refuses a cell off the map with an exception that names it, and leaves the
+// map as it was (its change counters included).
+TEST(GridChanges, OffTheMapThrowsAndChangesNothing) {
+  lddb::grid_map map(10, 7, 4);
+  map.set_blocked(3, 3, true);
+  const auto blocked_before = map.cells_blocked();
+  for (const auto& [x, y] : std::vector<std::pair<int, int>>{{-1, 0}, {0, -1}, {10, 0}, {0, 7}, {10, 7}}) {
+    try {
+      map.set_blocked(x, y, true);
+      ADD_FAILURE() << "set_blocked(" << x << "," << y << ") did not throw";
+    } catch (const std::out_of_range& e) {
+      const std::string cell = "(" + std::to_string(x) + "," + std::to_string(y) + ")";
+      EXPECT_NE(std::string(e.what()).find(cell), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("10x7"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(map.cells_blocked(), blocked_before);
+  EXPECT_TRUE(map.blocked(3, 3));
 }
 
 TEST(GridChanges, CountersAndIdentity) {

@@ -49,6 +49,8 @@ class grid_map {
   // neighbours stay joined around it splits nothing; otherwise the labels are rebuilt by
   // the next query that needs them) and freeing joins the labels of its free neighbours
   // (union-find: amortised near O(1), O(log cells) at worst). Allocates nothing.
+  // Throws std::out_of_range, naming the cell and the map's size, for a cell off the map
+  // (unlike blocked(), which answers true there), and changes nothing then.
   void set_blocked(int x, int y, bool is_blocked);
 
   // Are the free cells a and b in one component of free cells under `c`? False when
