@@ -73,7 +73,9 @@ void every_handle_call(c_api& f, int kind_index, std::uint64_t h, lddb_status wa
   if (kind_index == 2) {
     EXPECT_FAILS(lddb_context_path(ctx, f.path, 256, &n), want, arg);
     EXPECT_FAILS(lddb_search_continue(ctx, 0, &f.result), want, arg);
+    EXPECT_FAILS(lddb_context_message(ctx, buf, sizeof buf, &n), want, arg);
   }
+  if (kind_index == 3) EXPECT_FAILS(lddb_batch_message(batch, 0, buf, sizeof buf, &n), want, arg);
   if (kind_index != 3) {
     EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result, f.path, 256), want, arg);
     EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result), want, arg);
@@ -176,6 +178,7 @@ TEST_F(c_api, null_pointers) {
   EXPECT_FAILS(lddb_context_path(ctx, nullptr, 256, &n), LDDB_NULL_ARGUMENT, "'path'");
   EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &opts, nullptr), LDDB_NULL_ARGUMENT, "'result'");
   EXPECT_FAILS(lddb_search_continue(ctx, 0, nullptr), LDDB_NULL_ARGUMENT, "'result'");
+  EXPECT_FAILS(lddb_context_message(ctx, nullptr, 8, &n), LDDB_NULL_ARGUMENT, "'buf'");
   const lddb_query q{{1, 1}, {2, 2}};
   EXPECT_FAILS(lddb_batch_solve(batch, db, map, nullptr, 1, &opts, &result, path, 256, &n), LDDB_NULL_ARGUMENT,
                "'queries'");
@@ -247,6 +250,22 @@ TEST_F(c_api, values_out_of_range) {
   o.algorithm = LDDB_ASTAR;
   EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &o, &result), LDDB_INVALID_ARGUMENT, "Block A*");
   EXPECT_FAILS(lddb_search_continue(ctx, 5, &result), LDDB_INVALID_ARGUMENT, "no search in progress");
+}
+
+TEST_F(c_api, messages_before_any_search) {
+  char buf[8] = "x";
+  size_t n = 99;
+  EXPECT_EQ(lddb_context_message(ctx, buf, sizeof buf, &n), LDDB_OK) << lddb_last_error();
+  EXPECT_STREQ(buf, "");
+  EXPECT_EQ(n, 1u);
+  EXPECT_FAILS(lddb_batch_message(batch, 0, buf, sizeof buf, &n), LDDB_INVALID_ARGUMENT, "'index' 0");
+  // An argument error runs no search: the context keeps the last search's text.
+  ASSERT_EQ(lddb_solve(ctx, db, map, {1, 1}, {99, 1}, nullptr, &result, nullptr, 0), LDDB_INVALID_GOAL);
+  opts.weight = 0;
+  EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &opts, &result, nullptr, 0), LDDB_INVALID_ARGUMENT, "weight");
+  char text[128];
+  EXPECT_EQ(lddb_context_message(ctx, text, sizeof text, nullptr), LDDB_OK);
+  EXPECT_NE(std::string(text).find("goal cell (99, 1) is off the 16 x 16 map"), std::string::npos) << text;
 }
 
 TEST_F(c_api, an_older_shorter_options_struct_keeps_the_defaults) {

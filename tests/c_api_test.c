@@ -1,7 +1,7 @@
 /* c_api_test: lddb/lddb.h from C99. Solves with every algorithm on the shipped databases
  * and checks each path with its own code (not the library's): every step legal under the
  * rule, the cost the sum of the steps; then the size query and short buffers, sliced ==
- * one-shot, batch == one by one, budgets, no path, landmarks, and loading a .map file. */
+ * one-shot, batch == one by one, budgets, no path and why, landmarks, and loading a .map file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +255,80 @@ static void no_path_and_bad_points(lddb_context ctx, lddb_database db, lddb_map 
   CHECK_STATUS(lddb_map_free(closed), LDDB_OK);
 }
 
+/* Why a search found no path: lddb_last_error() right after the call names it, and the
+ * context keeps the same text (without the call's name) until its next search; a batch
+ * keeps one per query, the same as one by one. */
+static void search_messages(lddb_context ctx, lddb_database db, lddb_map map) {
+  static const char prefix[] = "lddb_solve: ";
+  char err[256], msg[256], tiny[4];
+  size_t needed = 0;
+  int32_t b = 0;
+  lddb_result r, rs[3];
+  lddb_query q[3];
+  lddb_options o;
+  lddb_batch batch = 0;
+  lddb_map closed = 0;
+  lddb_status st;
+  int y;
+  CHECK(blocked(20, 3) && blocked(20, 5)); /* in the wall */
+  CHECK_STATUS(lddb_solve(ctx, db, map, pt(20, 3), pt(1, 1), NULL, &r, NULL, 0), LDDB_INVALID_START);
+  strncpy(err, lddb_last_error(), sizeof err - 1);
+  err[sizeof err - 1] = '\0';
+  CHECK(strncmp(err, prefix, strlen(prefix)) == 0 && strstr(err, "start") && strstr(err, "(20,3)") &&
+        strstr(err, "blocked"));
+  CHECK_STATUS(lddb_map_blocked(map, 1, 1, &b), LDDB_OK); /* another call clears the thread's message... */
+  CHECK(strcmp(lddb_last_error(), "") == 0);
+  CHECK_STATUS(lddb_context_message(ctx, msg, sizeof msg, &needed), LDDB_OK); /* ...the context keeps it */
+  CHECK(strcmp(msg, err + strlen(prefix)) == 0 && needed == strlen(msg) + 1);
+  CHECK_STATUS(lddb_context_message(ctx, NULL, 0, &needed), LDDB_OK);
+  CHECK(needed == strlen(msg) + 1);
+  CHECK_STATUS(lddb_context_message(ctx, tiny, sizeof tiny, &needed), LDDB_BUFFER_TOO_SMALL);
+  CHECK(needed == strlen(msg) + 1);
+
+  CHECK_STATUS(lddb_solve(ctx, db, map, pt(1, 1), pt(20, 5), NULL, &r, NULL, 0), LDDB_INVALID_GOAL);
+  CHECK(strstr(lddb_last_error(), "goal") && strstr(lddb_last_error(), "(20,5)"));
+
+  CHECK_STATUS(lddb_map_create(12, 12, 4, &closed), LDDB_OK);
+  for (y = 0; y < 12; ++y) CHECK_STATUS(lddb_map_set_blocked(closed, 6, y, 1), LDDB_OK);
+  CHECK_STATUS(lddb_solve(ctx, db, closed, pt(1, 1), pt(10, 10), NULL, &r, NULL, 0), LDDB_NO_PATH);
+  CHECK(strstr(lddb_last_error(), "no path") && strstr(lddb_last_error(), "(10,10)"));
+  CHECK_STATUS(lddb_context_message(ctx, msg, sizeof msg, &needed), LDDB_OK);
+  CHECK(strstr(msg, "no path") == msg);
+  /* Sliced, with a budget for the whole search: nothing to explain while it runs, the
+   * outcome's text once it ends. */
+  CHECK_STATUS(lddb_options_init(&o), LDDB_OK);
+  o.max_expansions = 3;
+  st = lddb_search_begin(ctx, db, map, pt(1, 1), pt(W - 2, H - 2), &o, &r);
+  CHECK(st == LDDB_IN_PROGRESS);
+  CHECK_STATUS(lddb_context_message(ctx, msg, sizeof msg, &needed), LDDB_OK);
+  CHECK(strcmp(msg, "") == 0 && needed == 1);
+  for (y = 0; st == LDDB_IN_PROGRESS && y < 10000; ++y) st = lddb_search_continue(ctx, 1, &r);
+  CHECK(st == LDDB_BUDGET_EXHAUSTED && strstr(lddb_last_error(), "lddb_search_continue: expansion budget"));
+  CHECK_STATUS(lddb_context_message(ctx, msg, sizeof msg, &needed), LDDB_OK);
+  CHECK(strstr(msg, "expansion budget") == msg);
+  CHECK_STATUS(lddb_solve(ctx, db, closed, pt(1, 1), pt(2, 2), NULL, &r, NULL, 0), LDDB_OK);
+  CHECK_STATUS(lddb_context_message(ctx, msg, sizeof msg, &needed), LDDB_OK);
+  CHECK(strcmp(msg, "") == 0 && needed == 1);
+  CHECK_STATUS(lddb_map_free(closed), LDDB_OK);
+
+  q[0].start = pt(20, 3), q[0].goal = pt(1, 1);
+  q[1].start = pt(1, 1), q[1].goal = pt(2, 2);
+  q[2].start = pt(1, 1), q[2].goal = pt(20, 5);
+  CHECK_STATUS(lddb_batch_create(2, &batch), LDDB_OK);
+  CHECK_STATUS(lddb_batch_solve(batch, db, map, q, 3, NULL, rs, NULL, 0, NULL), LDDB_OK);
+  for (y = 0; y < 3; ++y) {
+    char single[256];
+    CHECK(lddb_solve(ctx, db, map, q[y].start, q[y].goal, NULL, &r, NULL, 0) == (lddb_status)rs[y].status);
+    CHECK_STATUS(lddb_context_message(ctx, single, sizeof single, NULL), LDDB_OK);
+    CHECK_STATUS(lddb_batch_message(batch, (size_t)y, msg, sizeof msg, &needed), LDDB_OK);
+    CHECK(strcmp(msg, single) == 0 && needed == strlen(msg) + 1);
+    CHECK((rs[y].status == LDDB_OK) == (msg[0] == '\0'));
+  }
+  CHECK_STATUS(lddb_batch_message(batch, 3, msg, sizeof msg, &needed), LDDB_INVALID_ARGUMENT);
+  CHECK(strstr(lddb_last_error(), "'index' 3") != NULL);
+  CHECK_STATUS(lddb_batch_free(batch), LDDB_OK);
+}
+
 static void load_map_file(lddb_context ctx, lddb_database db) {
   const char* name = "c_api_test.map";
   FILE* f = fopen(name, "w");
@@ -404,6 +478,7 @@ int main(void) {
     large_squares(ctx, db, (enum rule_kind)i);
     if (i == OCTILE) {
       no_path_and_bad_points(ctx, db, map);
+      search_messages(ctx, db, map);
       load_map_file(ctx, db);
     }
     CHECK_STATUS(lddb_database_close(db), LDDB_OK);

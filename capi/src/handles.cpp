@@ -2,6 +2,7 @@
 #include "handles.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -57,6 +58,19 @@ lddb_status fail(lddb_status s, const char* fn, const std::string& what) {
 }
 
 void clear_error() { t_error.clear(); }
+
+lddb_status copy_text(const char* fn, const char* arg, const char* what, const std::string& text, char* buf,
+                      std::size_t size, std::size_t* needed) {
+  if (!buf && size != 0) return fail(LDDB_NULL_ARGUMENT, fn, std::string("argument '") + arg + "' is NULL but 'size' is not 0");
+  if (needed) *needed = text.size() + 1;
+  if (!buf) return LDDB_OK;
+  if (size < text.size() + 1)
+    return fail(LDDB_BUFFER_TOO_SMALL, fn,
+                std::string("argument '") + arg + "' holds " + std::to_string(size) + " bytes; " + what + " needs " +
+                    std::to_string(text.size() + 1));
+  std::memcpy(buf, text.c_str(), text.size() + 1);
+  return LDDB_OK;
+}
 
 std::uint64_t add_handle(kind k, std::shared_ptr<void> object) {
   table& t = handles();

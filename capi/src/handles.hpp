@@ -6,6 +6,7 @@
 // is refused without touching memory it does not name.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -22,6 +23,12 @@ const char* kind_name(kind k);
 // Sets the calling thread's message to "fn: what" and returns s.
 lddb_status fail(lddb_status s, const char* fn, const std::string& what);
 void clear_error();
+
+// Copies `text` and its NUL into buf (argument `arg`, `size` bytes) the way lddb.h's string
+// calls do: *needed (may be NULL) gets the size with the NUL; buf NULL with size 0 only asks
+// it; a short buf gives BUFFER_TOO_SMALL naming `arg` and `what` the text is.
+lddb_status copy_text(const char* fn, const char* arg, const char* what, const std::string& text, char* buf,
+                      std::size_t size, std::size_t* needed);
 
 std::uint64_t add_handle(kind k, std::shared_ptr<void> object);
 // OK with *out set, or NULL_ARGUMENT / BAD_HANDLE / WRONG_HANDLE_KIND with the message

@@ -72,16 +72,7 @@ LDDB_API lddb_status lddb_database_rule_name(lddb_database db, char* buf, size_t
   return guarded(fn, [&] {
     std::shared_ptr<database> d;
     if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
-    if (!buf && size != 0) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'buf' is NULL but 'size' is not 0");
-    const std::string name = d->movement().name();
-    if (needed) *needed = name.size() + 1;
-    if (!buf) return LDDB_OK;
-    if (size < name.size() + 1)
-      return fail(LDDB_BUFFER_TOO_SMALL, fn,
-                  "argument 'buf' holds " + std::to_string(size) + " bytes; the rule name needs " +
-                      std::to_string(name.size() + 1));
-    std::memcpy(buf, name.c_str(), name.size() + 1);
-    return LDDB_OK;
+    return copy_text(fn, "buf", "the rule name", d->movement().name(), buf, size, needed);
   });
 }
 

@@ -18,6 +18,7 @@ namespace lddb::capi {
 // A context: the search state of one thread and its last answer. The mutex serialises
 // calls that share a context by mistake, instead of letting them race.
 struct context_object {
+  context_object() { result.status = search_status::found; }  // no search yet: nothing to explain
   std::mutex m;
   search_context ctx;
   search_result result;

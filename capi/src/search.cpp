@@ -163,11 +163,17 @@ using namespace lddb::capi;
 
 namespace {
 
+// Why a search has no path; "" when it found one or is still running.
+std::string outcome_text(const search_result& r) {
+  if (r.status == search_status::found || r.status == search_status::in_progress) return {};
+  return r.message.empty() ? std::string(search_status_name(r.status)) : r.message;
+}
+
 // A search's outcome as the call's status, its message for lddb_last_error.
 lddb_status outcome(const char* fn, const search_result& r) {
   const lddb_status s = status_of(r.status);
   if (s == LDDB_OK) return s;
-  return fail(s, fn, r.message.empty() ? std::string(search_status_name(r.status)) : r.message);
+  return fail(s, fn, outcome_text(r));
 }
 
 // Copies the path unless the buffer is only a size query; the status of the copy.
@@ -230,6 +236,16 @@ LDDB_API lddb_status lddb_context_path(lddb_context ctx, lddb_point* path, size_
     std::lock_guard lock(c->m);
     *count = c->path.size();
     return copy_path(fn, c->path, path, capacity);
+  });
+}
+
+LDDB_API lddb_status lddb_context_message(lddb_context ctx, char* buf, size_t size, size_t* needed) {
+  static const char* fn = "lddb_context_message";
+  return guarded(fn, [&] {
+    std::shared_ptr<context_object> c;
+    if (const lddb_status s = find(ctx, kind::context, fn, "ctx", &c)) return s;
+    std::lock_guard lock(c->m);
+    return copy_text(fn, "buf", "the message", outcome_text(c->result), buf, size, needed);
   });
 }
 
@@ -334,6 +350,20 @@ LDDB_API lddb_status lddb_batch_solve(lddb_batch batch, lddb_database db, lddb_m
       if (!b->paths[i].empty())
         std::memcpy(paths + results[i].path_offset, b->paths[i].data(), b->paths[i].size() * sizeof(lddb_point));
     return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_batch_message(lddb_batch batch, size_t index, char* buf, size_t size, size_t* needed) {
+  static const char* fn = "lddb_batch_message";
+  return guarded(fn, [&] {
+    std::shared_ptr<batch_object> b;
+    if (const lddb_status s = find(batch, kind::batch, fn, "batch", &b)) return s;
+    std::lock_guard lock(b->m);
+    if (index >= b->results.size())
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "argument 'index' " + std::to_string(index) + " is past the last batch's " +
+                      std::to_string(b->results.size()) + " results");
+    return copy_text(fn, "buf", "the message", outcome_text(b->results[index]), buf, size, needed);
   });
 }
 

@@ -2,9 +2,14 @@
 
 Needs the shared library in LDDB_LIBRARY (ctest passes lddb_c_shared). Builds a map from
 Python, solves with Block A* and A*, and checks each path step by step here: every move a
-legal octile move on free cells, the cost the sum of the moves."""
+legal octile move on free cells, the cost the sum of the moves. Then what a Python user
+leans on: options by keyword, the reason a search has no path, the library's errors as
+exceptions, `with`, and finding the library in an install's layout."""
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -60,7 +65,7 @@ def main():
     costs = []
     for algorithm in (lddb.BLOCK_ASTAR, lddb.ASTAR):
         r = ctx.solve(db, grid, start, goal, algorithm=algorithm)
-        expect(r.status == "ok", "status " + r.status)
+        expect(r.found and r.status is lddb.Status.OK and r.message == "", f"status {r.status}: {r.message}")
         check_octile_path(blocked, r.path, start, goal, r.cost_fixed)
         expect(abs(r.cost - r.cost_fixed / ONE) < 1e-9, "cost in units")
         costs.append(r.cost_fixed)
@@ -69,14 +74,10 @@ def main():
     # Weighted search: a legal path within weight x the optimum; a weight below 1 refused.
     for algorithm in (lddb.BLOCK_ASTAR, lddb.ASTAR):
         r = ctx.solve(db, grid, start, goal, algorithm=algorithm, weight=2.0)
-        expect(r.status == "ok", "weight 2: status " + r.status)
+        expect(r.found, "weight 2: status " + r.status)
         check_octile_path(blocked, r.path, start, goal, r.cost_fixed)
         expect(r.cost_fixed <= 2 * costs[0], f"weight 2: cost {r.cost_fixed} > 2 x {costs[0]}")
-    try:
-        ctx.solve(db, grid, start, goal, weight=0.5)
-        fail("weight 0.5 was accepted")
-    except lddb.LddbError as e:
-        expect(e.status == "invalid_argument" and "weight" in str(e), str(e))
+    raises(lambda: ctx.solve(db, grid, start, goal, weight=0.5), lddb.InvalidArgument, "lddb_solve: options: weight 0.5")
 
     # Open squares for every rule, up to the largest: the same optimal cost on an open map.
     wide = lib.create_map(150, 150, db.block_size())
@@ -88,11 +89,10 @@ def main():
     check_octile_path(set(), large.path, *far, large.cost_fixed)
     expect(large.expansions < small.expansions < fixed.expansions,
            f"expanded {large.expansions} (levels 4), {small.expansions} (levels 2), {fixed.expansions} (blocks)")
-    try:
-        ctx.solve(db, wide, *far, options=lib.options(open_squares=2, square_levels=5))
-        fail("square_levels 5 was accepted")
-    except lddb.LddbError as e:
-        expect(e.status == "invalid_argument" and "square_levels" in str(e), str(e))
+    raises(lambda: ctx.solve(db, wide, *far, options=lib.options(open_squares=2, square_levels=5)),
+           lddb.InvalidArgument, "square_levels 5")
+    by_keyword = ctx.solve(db, wide, *far, open_squares=True, square_levels=4)
+    expect(by_keyword == large, f"keywords {by_keyword.expansions} != options {large.expansions}")
 
     # Landmarks: the same optimal costs; stale once a cell is freed, current while cells are blocked.
     with lib.build_landmarks(db, grid, 4) as lm:
@@ -107,11 +107,9 @@ def main():
         expect(not lm.current(grid), "freeing a cell makes landmarks stale")
         r = ctx.solve(db, grid, start, goal, landmarks=lm)
         expect(r.status == "ok" and r.cost_fixed == costs[0], "stale landmarks: " + r.status)
-    try:
-        lib.build_landmarks(db, grid, 0)
-        fail("0 landmarks were accepted")
-    except lddb.LddbError as e:
-        expect(e.status == "invalid_argument" and "count 0" in str(e), str(e))
+    expect(lm.closed, "landmarks closed by with")
+    raises(lambda: ctx.solve(db, grid, start, goal, landmarks=lm), ValueError, "landmarks are closed")
+    raises(lambda: lib.build_landmarks(db, grid, 0), lddb.InvalidArgument, "count 0")
 
     # Sliced == one-shot; batch == one by one.
     one_shot = ctx.solve(db, grid, start, goal)
@@ -124,34 +122,172 @@ def main():
     queries = [((1, 1), (28, 2)), ((0, 19), (29, 0)), ((3, 3), (3, 3)), ((5, 5), (1, 1)), ((1, 1), (40, 1))]  # (5, 5) is blocked; (40, 1) off the map
     with lib.create_batch(2) as batch:
         batched = batch.solve(db, grid, queries)
-    for (a, b), got in zip(queries, batched):
-        expect(got == ctx.solve(db, grid, a, b), f"batch answer for {a} -> {b} differs: {got.status}")
     expect([g.status for g in batched] == ["ok", "ok", "ok", "invalid_start", "invalid_goal"],
            str([g.status for g in batched]))
+    for (a, b), got in zip(queries, batched):
+        if got.found:
+            expect(got == ctx.solve(db, grid, a, b) and got.raise_for_status() is got, f"batch {a} -> {b}")
+        else:  # a refused query: solve raises, with the same Result; raise_for_status raises alike
+            e = raises(lambda: ctx.solve(db, grid, a, b), lddb.SearchError, "lddb_solve: ")
+            expect(e.result == got and got.message and got.message in str(e), f"batch {a} -> {b}: {got} / {e}")
+            raises(got.raise_for_status, type(e), got.message)
 
-    r = ctx.solve(db, grid, (15, 0), goal)
-    expect(r.status == "invalid_start" and r.path == [], "a blocked start: " + r.status)
-    try:
-        lib.create_map(0, 5)
-        fail("a 0-wide map was accepted")
-    except lddb.LddbError as e:
-        expect(e.status == "invalid_argument" and "width 0" in str(e), str(e))
-    grid.close()
-    try:
-        ctx.solve(db, grid, start, goal)  # grid.handle is 0 now
-        fail("a closed map was accepted")
-    except lddb.LddbError as e:
-        expect(e.status == "null_argument" and "'map'" in str(e), str(e))
-    stale = lddb.Map(lib, db.handle)  # a database handle passed as a map
-    try:
-        stale.set_blocked(1, 1)
-        fail("a database handle was accepted as a map")
-    except lddb.LddbError as e:
-        expect(e.status == "wrong_handle_kind", str(e))
-    stale.handle = 0
+    reasons(lib, db, grid, ctx)
+    keyword_options(lib, db, grid, ctx, blocked)
+    errors(lib, db, grid, ctx)
     ctx.close()
     db.close()
+    loading()
     print("python_c_api: all checks passed")
+
+
+def raises(call, kind, needle):
+    """The exception call() raises: of `kind`, its text holding `needle`."""
+    try:
+        call()
+    except kind as e:
+        expect(needle in str(e), f"{type(e).__name__} '{e}' lacks '{needle}'")
+        return e
+    except Exception as e:  # noqa: BLE001 - any other kind is the failure reported
+        fail(f"raised {type(e).__name__} '{e}', expected {kind.__name__} with '{needle}'")
+    fail(f"nothing raised; expected {kind.__name__} with '{needle}'")
+
+
+def reasons(lib, db, grid, ctx):
+    """Why a search has no path: refused queries raise with the library's reason; a search
+    that ran and found none returns it in the Result."""
+    e = raises(lambda: ctx.solve(db, grid, (15, 0), (28, 2)), lddb.InvalidStart, "start cell (15,0) is blocked")
+    expect(isinstance(e, ValueError) and str(e) == "lddb_solve: start cell (15,0) is blocked", str(e))
+    expect(e.status is lddb.Status.INVALID_START and e.result.status == "invalid_start", repr(e.result))
+    expect(not e.result.found and e.result.path == [] and e.result.cost == -1, repr(e.result))
+    expect(e.result.message == "start cell (15,0) is blocked" == ctx.message(), e.result.message)
+    e = raises(lambda: ctx.solve(db, grid, (1, 1), (40, 1)), lddb.InvalidGoal, "goal cell (40, 1) is off the 30 x 20 map")
+    expect(e.result.status is lddb.Status.INVALID_GOAL, str(e.result.status))
+    raises(lambda: ctx.begin(db, grid, (1, 1), (5, 5)), lddb.InvalidGoal, "goal cell (5,5) is blocked")
+    with lib.create_map(12, 12, db.block_size()) as closed:  # a wall from top to bottom
+        for y in range(12):
+            closed.set_blocked(6, y)
+        r = ctx.solve(db, closed, (1, 1), (10, 10))
+        expect(r.status is lddb.Status.NO_PATH and not r.found and r.path == [], str(r.status))
+        expect(r.message == "no path from (1,1) to (10,10)", r.message)
+        r = ctx.begin(db, closed, (1, 1), (10, 10))  # the sliced search sees it at once
+        expect(r.status == "no_path" and r.message == "no path from (1,1) to (10,10)", f"{r.status} '{r.message}'")
+    # Sliced, with a budget for the whole search: no reason while it runs, the budget's once it ends.
+    r = ctx.begin(db, grid, (1, 1), (28, 2), max_expansions=3)
+    expect(r.status == "in_progress" and r.message == "" and not r.found, f"{r.status} '{r.message}'")
+    while r.status == "in_progress":
+        r = ctx.continue_(1)
+    expect(r.status is lddb.Status.BUDGET_EXHAUSTED and r.message.startswith("expansion budget of 3"), r.message)
+    raises(lambda: ctx.continue_(1), lddb.InvalidArgument, "no search in progress")
+    raises(lambda: ctx.continue_(-1), ValueError, "max_expansions -1")
+    r = ctx.solve(db, grid, (1, 1), (28, 2), max_expansions=1)
+    expect(r.status is lddb.Status.BUDGET_EXHAUSTED and not r.found and "budget" in r.message, f"{r.status} {r.message}")
+    expect(r.path[0] == (1, 1), "a budget's path starts at the start")
+
+
+def keyword_options(lib, db, grid, ctx, blocked):
+    """Keywords as the C options say; each bad one named."""
+    start, goal = (1, 1), (28, 2)
+    base = ctx.solve(db, grid, start, goal, algorithm=lddb.ASTAR)
+    for name in ("astar", "AStar", lddb.Algorithm.ASTAR, 1):
+        expect(ctx.solve(db, grid, start, goal, algorithm=name) == base, f"algorithm={name!r}")
+    expect(ctx.solve(db, grid, start, goal, options=lib.options(algorithm="astar")) == base, "options(algorithm=)")
+    zero = ctx.solve(db, grid, start, goal, algorithm="astar", heuristic="zero")
+    expect(zero.cost_fixed == base.cost_fixed and zero.expansions > base.expansions,
+           f"heuristic zero: {zero.cost_fixed} in {zero.expansions}, octile {base.cost_fixed} in {base.expansions}")
+    euclid = ctx.solve(db, grid, start, goal, algorithm="astar", heuristic="euclidean")
+    expect(euclid.cost_fixed == base.cost_fixed, "heuristic euclidean: an admissible heuristic, the same cost")
+    smooth = ctx.solve(db, grid, start, goal, smooth=True)
+    expect(smooth.found and smooth.path[0] == start and smooth.path[-1] == goal and len(smooth.path) < len(base.path)
+           and smooth.cost <= base.cost + 1e-9, f"smooth: {len(smooth.path)} points, cost {smooth.cost}")
+    # options= and keywords: the keywords win; the options struct is not changed.
+    opts = lib.options(algorithm="astar", weight=2.0)
+    r = ctx.solve(db, grid, start, goal, options=opts, weight=1)
+    expect(r == base and opts.weight == 2.0, f"weight 1 over options weight 2: {r.cost_fixed}")
+    raises(lambda: ctx.solve(db, grid, start, goal, algorithm="theta"), lddb.InvalidArgument, "Theta*")
+    raises(lambda: ctx.solve(db, grid, start, goal, algoritm="astar"), TypeError, "'algoritm' (did you mean 'algorithm'?")
+    raises(lambda: ctx.solve(db, grid, start, goal, colour=3), TypeError, "'colour'")
+    raises(lambda: lib.options(smoth=True), TypeError, "smoth")
+    raises(lambda: ctx.solve(db, grid, start, goal, algorithm="dijkstra"), ValueError, "algorithm 'dijkstra'")
+    raises(lambda: ctx.solve(db, grid, start, goal, algorithm=7), ValueError, "algorithm 7")
+    raises(lambda: ctx.solve(db, grid, start, goal, heuristic="chebyshev"), ValueError, "heuristic 'chebyshev'")
+    raises(lambda: ctx.solve(db, grid, start, goal, weight="2"), TypeError, "weight")
+    raises(lambda: ctx.solve(db, grid, start, goal, weight=float("nan")), lddb.InvalidArgument, "weight nan")
+    raises(lambda: ctx.solve(db, grid, start, goal, max_expansions=-1), ValueError, "max_expansions -1")
+    raises(lambda: ctx.solve(db, grid, start, goal, max_expansions=2.5), TypeError, "max_expansions")
+    raises(lambda: ctx.solve(db, grid, start, goal, landmarks=5), TypeError, "landmarks")
+    raises(lambda: ctx.solve(db, grid, start, goal, open_squares=3), ValueError, "open_squares 3")
+    raises(lambda: ctx.solve(db, grid, start, goal, square_levels=2**40), ValueError, "square_levels")
+    raises(lambda: ctx.solve(db, grid, start, goal, smooth="yes"), TypeError, "smooth")
+    raises(lambda: ctx.solve(db, grid, (1,), goal), TypeError, "start")
+    raises(lambda: ctx.solve(db, grid, start, (2**40, 0)), ValueError, "goal x")
+    raises(lambda: ctx.solve(db, grid, start, goal, options=3), TypeError, "options")
+    with lib.create_batch(1) as batch:
+        got = batch.solve(db, grid, [(start, goal)], algorithm="astar", heuristic="zero")
+        expect(got == [zero], "batch with keywords")
+        raises(lambda: batch.solve(db, grid, [(start, goal)], wieght=2), TypeError, "'wieght'")
+
+
+def errors(lib, db, grid, ctx):
+    """The library's refusals as exceptions with its message, naming the file or argument."""
+    e = raises(lambda: lib.open_database("/nonexistent/none.lddb"), lddb.FileError, "/nonexistent/none.lddb")
+    expect(isinstance(e, OSError) and str(e).startswith("lddb_database_open: ") and e.status == "io_error", str(e))
+    with tempfile.TemporaryDirectory() as tmp:
+        junk = os.path.join(tmp, "junk.lddb")
+        with open(junk, "wb") as f:
+            f.write(b"LDDB\x01\x00\x07")
+        e = raises(lambda: lib.open_database(junk), lddb.CorruptDatabase, junk)
+        expect(isinstance(e, ValueError) and str(e).startswith("lddb_database_open: "), str(e))
+        expect(e.status is lddb.Status.CORRUPT_DATABASE and e.message == str(e), repr(e.status))
+        bad_map = os.path.join(tmp, "bad.map")
+        with open(bad_map, "w") as f:
+            f.write("type octile\nheight 2\nwidth 3\nmap\n...\n")
+        raises(lambda: lib.load_map(bad_map, 4), lddb.InvalidMap, bad_map)
+    raises(lambda: lib.load_map("/nonexistent/none.map"), lddb.FileError, "none.map")
+    raises(lambda: lib.create_map(0, 5), lddb.InvalidArgument, "width 0")
+    raises(lambda: grid.set_blocked(99, 0), lddb.InvalidArgument, "cell (99, 0) is off the map")
+    expect(grid.size() == (W, H), str(grid.size()))
+    # with: closed at the end of the block, closing again does nothing, a closed object is refused.
+    with lib.create_context() as c, lib.create_map(8, 8, db.block_size()) as m:
+        expect(c.solve(db, m, (0, 0), (7, 7)).found and not c.closed and "0x" in repr(c), repr(c))
+    expect(c.closed and m.closed and repr(m) == "<lddb.Map closed>", repr(m))
+    c.close()
+    raises(lambda: ctx.solve(db, m, (0, 0), (1, 1)), lddb.HandleError, "argument 'map' is 0")
+    raises(lambda: c.path(), lddb.HandleError, "'ctx'")
+    stale = lddb.Map(lib, db.handle)  # a database handle passed as a map
+    e = raises(lambda: stale.set_blocked(1, 1), lddb.HandleError, "is a database handle, not a map")
+    expect(e.status == "wrong_handle_kind" and isinstance(e, lddb.LddbError), str(e.status))
+    stale.handle = 0
+
+
+def loading():
+    """load() without LDDB_LIBRARY: beside an install's lddb.py (PREFIX/share/lddb/python ->
+    PREFIX/lib), else a LibraryNotFound listing what it tried."""
+    built = os.environ["LDDB_LIBRARY"]
+    expect(os.path.join("/opt/lddb", "lib", "liblddb.so.1") in lddb.install_candidates("/opt/lddb/share/lddb/python"),
+           str(lddb.install_candidates("/opt/lddb/share/lddb/python")))
+    raises(lambda: lddb.load("/nonexistent/liblddb.so.1"), lddb.LibraryNotFound, "/nonexistent/liblddb.so.1")
+    env = {k: v for k, v in os.environ.items() if k not in ("LDDB_LIBRARY", "LD_LIBRARY_PATH")}
+    probe = "import lddb\ntry:\n    print(lddb.load().path)\nexcept lddb.LibraryNotFound as e:\n    print(e)\n"
+    with tempfile.TemporaryDirectory() as prefix:
+        py = os.path.join(prefix, "share", "lddb", "python")
+        os.makedirs(py)
+        shutil.copy(lddb.__file__, py)
+        env["PYTHONPATH"] = py
+
+        def run():
+            out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False)
+            expect(out.returncode == 0, out.stderr)
+            return out.stdout.strip()
+        installed = os.path.join(prefix, "lib", "liblddb.so.1")
+        missing = run()
+        if lddb.ctypes.util.find_library("lddb"):
+            print("python_c_api: note: a liblddb is installed on this system; the not-found message is not checked")
+        else:
+            expect(missing.startswith("cannot find liblddb") and installed in missing, missing)
+        os.makedirs(os.path.dirname(installed))
+        os.symlink(os.path.abspath(built), installed)
+        expect(run() == installed, "loaded from the install")
 
 
 if __name__ == "__main__":

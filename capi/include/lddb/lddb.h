@@ -206,6 +206,14 @@ LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map
  * BUFFER_TOO_SMALL. */
 LDDB_API lddb_status lddb_context_path(lddb_context ctx, lddb_point* path, size_t capacity, size_t* count);
 
+/* Why the context's last search (lddb_solve, or a sliced search once it has ended) has no
+ * path, e.g. "start cell (15,0) is blocked" or "no path from (1,1) to (9,9)": the text
+ * lddb_last_error() gave after that call, without the call's name, kept until the context's
+ * next search. "" after a path was found, before any search and while a sliced search is in
+ * progress. Copied as lddb_database_rule_name copies: *needed (may be NULL) gets the size with
+ * the NUL; buf NULL with size 0 only asks the size; a short buf gives BUFFER_TOO_SMALL. */
+LDDB_API lddb_status lddb_context_message(lddb_context ctx, char* buf, size_t size, size_t* needed);
+
 /* Sliced Block A*, for a frame budget. begin checks and prepares the query on ctx (the
  * algorithm option must be LDDB_BLOCK_ASTAR; smoothing applies when it ends) and returns
  * IN_PROGRESS or a final outcome; each continue expands at most max_expansions blocks
@@ -229,6 +237,10 @@ LDDB_API lddb_status lddb_batch_free(lddb_batch batch);
 LDDB_API lddb_status lddb_batch_solve(lddb_batch batch, lddb_database db, lddb_map map, const lddb_query* queries,
                                       size_t count, const lddb_options* options, lddb_result* results,
                                       lddb_point* paths, size_t path_capacity, size_t* paths_needed);
+/* The message of results[index] of the batch's last lddb_batch_solve, as lddb_context_message
+ * gives it for one search ("" for a path found). An index past that call's count:
+ * INVALID_ARGUMENT. */
+LDDB_API lddb_status lddb_batch_message(lddb_batch batch, size_t index, char* buf, size_t size, size_t* needed);
 
 #ifdef __cplusplus
 }
