@@ -70,6 +70,8 @@ class LddbError(Exception):
 _H = ctypes.c_uint64
 _SIGNATURES = {
     "lddb_last_error": (ctypes.c_char_p, []),
+    "lddb_find_database": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t,
+                                          ctypes.POINTER(ctypes.c_size_t)]),
     "lddb_database_open": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_H)]),
     "lddb_database_close": (ctypes.c_int, [_H]),
     "lddb_database_rule_name": (ctypes.c_int, [_H, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
@@ -109,6 +111,16 @@ class Library:
         if status != OK:
             raise LddbError(status, self._c.lddb_last_error().decode("utf-8", "replace"))
         return status
+
+    def find_database(self, file_name: str, folder: Optional[str] = None) -> str:
+        """The path of a shipped database ("octile-4.lddb") in `folder`, else in lddb's order
+        ($LDDB_DATA_DIR, share/lddb beside the program, then beside this library)."""
+        needed = ctypes.c_size_t()
+        name, where = os.fsencode(file_name), os.fsencode(folder) if folder else None
+        self.check(self._c.lddb_find_database(name, where, None, 0, ctypes.byref(needed)))
+        buf = ctypes.create_string_buffer(needed.value)
+        self.check(self._c.lddb_find_database(name, where, buf, needed.value, None))
+        return os.fsdecode(buf.value)
 
     def open_database(self, path: str) -> "Database":
         h = _H()
