@@ -11,11 +11,21 @@ foreach(folder core format generator runtime checker io capi)
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
 endforeach()
 
-install(TARGETS lddb_core lddb_format lddb_generator lddb_runtime lddb_checker lddb_io lddb_c lddb_shared
-        EXPORT lddbTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# One export set per component, so that find_package(lddb COMPONENTS ...) creates only the
+# targets asked for (and those they link) and finds only their dependencies
+# (cmake/lddbConfig.cmake.in).
+foreach(component core format generator runtime checker io c lddb)
+  set(target lddb_${component})
+  if(component STREQUAL "lddb")
+    set(target lddb_shared)
+  endif()
+  install(TARGETS ${target}
+          EXPORT lddb-${component}-targets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT lddb-${component}-targets NAMESPACE lddb:: DESTINATION ${LDDB_CMAKE_DIR})
+endforeach()
 if(LDDB_BUILD_TOOLS)
   install(TARGETS lddb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
@@ -24,7 +34,6 @@ install(FILES ${LDDB_SHIPPED_DATABASES} DESTINATION ${CMAKE_INSTALL_DATADIR}/ldd
 # The ctypes binding, for PYTHONPATH=PREFIX/share/lddb/python with LDDB_LIBRARY=PREFIX/lib/liblddb.so.
 install(FILES ${PROJECT_SOURCE_DIR}/capi/python/lddb.py DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb/python)
 
-install(EXPORT lddbTargets NAMESPACE lddb:: DESTINATION ${LDDB_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lddbConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/lddbConfig.cmake INSTALL_DESTINATION ${LDDB_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/lddbConfigVersion.cmake COMPATIBILITY SameMajorVersion)
@@ -33,5 +42,6 @@ install(FILES ${PROJECT_BINARY_DIR}/lddbConfig.cmake ${PROJECT_BINARY_DIR}/lddbC
 
 # lddb.pc finds its prefix from its own folder, so the install can move.
 file(RELATIVE_PATH LDDB_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" LDDB_PC_TO_PREFIX "${LDDB_PC_TO_PREFIX}")  # no // in the rpath
 configure_file(${PROJECT_SOURCE_DIR}/cmake/lddb.pc.in ${PROJECT_BINARY_DIR}/lddb.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/lddb.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -211,6 +211,33 @@ TEST_F(c_api, short_buffers) {
   EXPECT_EQ(rs[1].path_offset, 4u);
 }
 
+// lddb_find_database: the folder given, else lddb's order; a short buffer reports the size
+// needed and copies nothing.
+TEST_F(c_api, find_database) {
+  char buf[256];
+  size_t n = 0;
+  ASSERT_EQ(lddb_find_database("octile-4.lddb", "/games/data", buf, sizeof buf, &n), LDDB_OK) << lddb_last_error();
+  EXPECT_STREQ(buf, "/games/data/octile-4.lddb");
+  EXPECT_EQ(n, std::strlen("/games/data/octile-4.lddb") + 1);
+  std::memset(buf, 'x', sizeof buf);
+  EXPECT_FAILS(lddb_find_database("octile-4.lddb", "/games/data", buf, 10, &n), LDDB_BUFFER_TOO_SMALL, "needs 26");
+  EXPECT_EQ(n, 26u);
+  EXPECT_EQ(buf[0], 'x');  // nothing copied
+  EXPECT_EQ(lddb_find_database("octile-4.lddb", nullptr, nullptr, 0, &n), LDDB_OK);  // only the size
+  EXPECT_FAILS(lddb_find_database(nullptr, nullptr, buf, sizeof buf, &n), LDDB_NULL_ARGUMENT, "'file_name'");
+  EXPECT_FAILS(lddb_find_database("tile-4.lddb", nullptr, nullptr, 8, &n), LDDB_NULL_ARGUMENT, "'buf'");
+  // No folder given: this build-tree test finds the shipped databases (here, or through
+  // $LDDB_DATA_DIR), and the path found opens.
+  ASSERT_EQ(lddb_find_database("any-angle-4.lddb", "", buf, sizeof buf, nullptr), LDDB_OK) << lddb_last_error();
+  if (!std::ifstream(buf)) GTEST_SKIP() << buf << " is missing (lddb/ or $LDDB_DATA_DIR)";
+  lddb_database found = 0;
+  ASSERT_EQ(lddb_database_open(buf, &found), LDDB_OK) << lddb_last_error();
+  char rule[32];
+  ASSERT_EQ(lddb_database_rule_name(found, rule, sizeof rule, nullptr), LDDB_OK);
+  EXPECT_STREQ(rule, "any-angle");
+  lddb_database_close(found);
+}
+
 TEST_F(c_api, values_out_of_range) {
   lddb_map m = 0;
   lddb_batch b = 0;

@@ -281,6 +281,7 @@ _SIZE_P, _STR = _P(_SIZE), ctypes.c_char_p
 # Argument types; every call returns an lddb_status but lddb_last_error.
 _SIGNATURES = {
     "lddb_last_error": [],
+    "lddb_find_database": [_STR, _STR, _STR, _SIZE, _SIZE_P],
     "lddb_database_open": [_STR, _P(_H)],
     "lddb_database_close": [_H],
     "lddb_database_rule_name": [_H, _STR, _SIZE, _SIZE_P],
@@ -331,6 +332,16 @@ class Library:
         if status != OK:
             raise _error(status, self.last_error())
         return status
+
+    def find_database(self, file_name: str, folder: Optional[str] = None) -> str:
+        """The path of a shipped database ("octile-4.lddb") in `folder`, else in lddb's order
+        ($LDDB_DATA_DIR, share/lddb beside the program, then beside this library)."""
+        name, where = os.fsencode(file_name), os.fsencode(folder) if folder else None
+        needed = ctypes.c_size_t()
+        self.check(self._c.lddb_find_database(name, where, None, 0, ctypes.byref(needed)))
+        buf = ctypes.create_string_buffer(needed.value)
+        self.check(self._c.lddb_find_database(name, where, buf, needed.value, None))
+        return os.fsdecode(buf.value)
 
     def _string(self, fn, *args) -> str:
         """A string from one of lddb.h's copy-out calls (size query, then copy)."""

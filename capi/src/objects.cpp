@@ -3,6 +3,7 @@
 #include <string>
 
 #include "handles.hpp"
+#include "lddb/data_dir.hpp"
 #include "lddb/map_file.hpp"
 #include "objects.hpp"
 
@@ -83,6 +84,24 @@ LDDB_API lddb_status lddb_database_block_size(lddb_database db, int32_t* out) {
     if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
     if (!out) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'out' is NULL");
     *out = d->shape().block();
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_find_database(const char* file_name, const char* dir, char* buf, size_t size,
+                                        size_t* needed) {
+  static const char* fn = "lddb_find_database";
+  return guarded(fn, [&] {
+    if (!file_name) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'file_name' is NULL");
+    if (!buf && size != 0) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'buf' is NULL but 'size' is not 0");
+    const std::string path = find_database(file_name, dir ? dir : "");
+    if (needed) *needed = path.size() + 1;
+    if (!buf) return LDDB_OK;
+    if (size < path.size() + 1)
+      return fail(LDDB_BUFFER_TOO_SMALL, fn,
+                  "argument 'buf' holds " + std::to_string(size) + " bytes; the path " + path + " needs " +
+                      std::to_string(path.size() + 1));
+    std::memcpy(buf, path.c_str(), path.size() + 1);
     return LDDB_OK;
   });
 }

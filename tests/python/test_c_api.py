@@ -51,6 +51,8 @@ def main():
     lib = lddb.load()
     db = lib.open_database(os.path.join(SOURCE, "lddb", "octile-4.lddb"))
     expect(db.rule_name() == "octile", "rule name " + db.rule_name())
+    expect(lib.find_database("tile-4.lddb", "/games/data") == "/games/data/tile-4.lddb",
+           "find_database in a folder given: " + lib.find_database("tile-4.lddb", "/games/data"))
     grid = lib.create_map(W, H, db.block_size())
     blocked = set()
     for y in range(H - 3):  # a wall with a gap at its south end

@@ -154,6 +154,17 @@ LDDB_API lddb_status lddb_database_close(lddb_database db);
 LDDB_API lddb_status lddb_database_rule_name(lddb_database db, char* buf, size_t size, size_t* needed);
 LDDB_API lddb_status lddb_database_block_size(lddb_database db, int32_t* out);
 
+/* The path of a shipped database (file_name: "tile-4.lddb", "octile-4.lddb",
+ * "any-angle-4.lddb") in the folder `dir`, or with dir NULL or "" in the first folder of
+ * lddb's order (lddb/data_dir.hpp): $LDDB_DATA_DIR, share/lddb beside the running program,
+ * share/lddb beside the library holding the C API (PREFIX/lib/liblddb.so gives
+ * PREFIX/share/lddb, wherever the install was moved), the configured install's. The path is
+ * not checked: lddb_database_open reports a missing file, naming it. buf, size and *needed
+ * as for rule_name: buf NULL with size 0 only asks the size, a short buf gives
+ * BUFFER_TOO_SMALL with *needed set. file_name NULL: NULL_ARGUMENT. */
+LDDB_API lddb_status lddb_find_database(const char* file_name, const char* dir, char* buf, size_t size,
+                                        size_t* needed);
+
 /* Maps, all cells free on creation. width and height 1..16384, block 2..5 (the block size
  * of the database Block A* will use; other searches ignore it): else INVALID_ARGUMENT.
  * load: a Moving AI .map file; IO_ERROR when unreadable, INVALID_MAP when it does not parse.
