@@ -188,8 +188,8 @@ LDDB_API lddb_status lddb_context_free(lddb_context ctx);
  * defaults, Block A*), so that no later query on that map grows the context's tables and
  * the first costs what a warm one does (lddb/search.hpp, search_context::reserve; also
  * builds the map's component labels). Block A* needs the database for its rule and block
- * size: about 470 bytes a map block (7.6 MiB for 512 x 512 cells at b = 4), more on open
- * ground with open squares; A* 48 bytes a cell, Theta* 48 or 96 a vertex. Call it after
+ * size: about 450 bytes a map block (7.1 MiB for 512 x 512 cells at b = 4), up to about
+ * 820 on open ground (open squares); A* 48 bytes a cell, Theta* 48 or 96 a vertex. Call it after
  * loading and after set_blocked frees many cells; a sliced query in progress survives it.
  * The context's copy of the last path still grows with the longest path. BAD_HANDLE,
  * WRONG_HANDLE_KIND, INVALID_ARGUMENT (options as lddb_solve reads them), RULE_MISMATCH

@@ -162,18 +162,21 @@ class search_context {
   // on that map grows any of its tables: call it once after loading, before the first
   // frame. Without it the first query grows the tables from nothing and faults in their
   // fresh pages, and builds what it reads once per rule and map; that made a first query
-  // 5 to 10 times a warm one (docs/benchmarks.md, "First query"). It takes the database
+  // 2 to 20 times a warm one (docs/benchmarks.md, "First query"). It takes the database
   // because Block A*'s state follows its rule and block size: the links between blocks and
   // the open squares' shapes, built here, and a block's number of boundary points.
   // It sizes, for a map of B blocks (b x b cells each):
   //  - B node slots (no query has more nodes than blocks), an OPEN list and per-node keys
-  //    for B, and a block table at most half full: about 470 bytes a block (29 a cell at
-  //    b = 4); measured 7.6 MiB for 512 x 512 cells and 121 MiB for 2048 x 2048 at b = 4,
-  //    octile (docs/benchmarks.md, "First query");
-  //  - open squares (any-angle by default, any rule with search_options::open_squares):
-  //    one node per aligned 2 x 2 or 4 x 4 group of blocks that is open now, about 1 KiB
-  //    each, and per open 8 x 8 or 16 x 16 group about 7 KiB; nothing on maps without
-  //    open ground, a few hundred bytes a block on wholly open ones;
+  //    for B, and a block table at most half full: about 450 bytes a block (28 a cell at
+  //    b = 4); measured at b = 4 on maps without open ground (25% random obstacles):
+  //    7.1 MiB for 512 x 512 cells, 111 MiB for 2048 x 2048 (docs/benchmarks.md, "First
+  //    query");
+  //  - open squares (any-angle by default, any rule with search_options::open_squares, so
+  //    reserved for every rule): one node per aligned 2 x 2 or 4 x 4 group of blocks that
+  //    is open now, about 1 KiB each, and per open 8 x 8 or 16 x 16 group about 7 KiB;
+  //    nothing on cluttered maps, about 370 bytes a block more on wholly open ones (12.9
+  //    MiB for 512 x 512 free cells, 205 MiB for 2048 x 2048; 10.7 and 167 MiB for maps of
+  //    64-cell rooms);
   // and writes all of it once, so its pages are in memory. It also builds the map's
   // component labels for the rule (lddb::same_component; 4 bytes a cell, kept in the
   // map, shared by every context), which the first query would otherwise build.
