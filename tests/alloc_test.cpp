@@ -1,9 +1,8 @@
 // A warm search allocates nothing (lddb/search.hpp, lddb/batch.hpp).
 //
-// This program replaces the global operator new and delete, every usual form (plain,
-// array, nothrow, aligned, sized), with versions that count each allocation, on any
-// thread. A first pass over a set of queries warms the search_context and the
-// search_results (one result per query, reused); a second pass over the same queries, in
+// This program counts every allocation, on any thread (counting_new.hpp). A first pass
+// over a set of queries warms the search_context and the search_results (one result per
+// query, reused); a second pass over the same queries, in
 // the same order, with the `search_result& out` overloads, must then make no allocation
 // at all: Block A* with the shipped tile, octile and any-angle databases, A* (tile and
 // octile), Theta* and Lazy Theta*, and batch_solver::solve with 1, 2 and 3 threads.
@@ -37,69 +36,7 @@
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
 
-// ----------------------------------------------------------------------------- counting allocator
-
-// GCC sees free() on memory from operator new once the replacements are inlined; here
-// that is the point.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-
-namespace {
-
-std::atomic<std::uint64_t> g_allocations{0};
-
-void* allocate(std::size_t n) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-
-void* allocate_aligned(std::size_t n, std::align_val_t al) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  const std::size_t a = std::max(static_cast<std::size_t>(al), sizeof(void*));
-  void* p = nullptr;
-  return ::posix_memalign(&p, a, n ? n : 1) == 0 ? p : nullptr;
-}
-
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (void* p = allocate(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = allocate(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return allocate(n); }
-void* operator new(std::size_t n, std::align_val_t al) {
-  if (void* p = allocate_aligned(n, al)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n, std::align_val_t al) {
-  if (void* p = allocate_aligned(n, al)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return allocate_aligned(n, al);
-}
-void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return allocate_aligned(n, al);
-}
-
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+#include "counting_new.hpp"
 
 namespace {
 
@@ -108,14 +45,6 @@ using lddb::point;
 using lddb::query;
 using lddb::search_result;
 using lddb::search_status;
-
-// Allocations made while `f` runs, on any thread.
-template <class F>
-std::uint64_t allocations_during(F&& f) {
-  const std::uint64_t before = g_allocations.load();
-  f();
-  return g_allocations.load() - before;
-}
 
 // ----------------------------------------------------------------------------- the counter itself
 

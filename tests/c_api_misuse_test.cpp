@@ -77,6 +77,7 @@ void every_handle_call(c_api& f, int kind_index, std::uint64_t h, lddb_status wa
   }
   if (kind_index == 3) EXPECT_FAILS(lddb_batch_message(batch, 0, buf, sizeof buf, &n), want, arg);
   if (kind_index != 3) {
+    EXPECT_FAILS(lddb_context_reserve(ctx, db, map, &f.opts), want, arg);
     EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result, f.path, 256), want, arg);
     EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result), want, arg);
   }
@@ -273,6 +274,10 @@ TEST_F(c_api, values_out_of_range) {
   lddb_options zero{};
   EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &zero, &result, path, 256), LDDB_INVALID_ARGUMENT,
                "lddb_options_init");
+  EXPECT_FAILS(lddb_context_reserve(ctx, db, map, &zero), LDDB_INVALID_ARGUMENT, "lddb_options_init");
+  o = opts;
+  o.algorithm = LDDB_THETA_STAR;
+  EXPECT_FAILS(lddb_context_reserve(ctx, db, map, &o), LDDB_INVALID_ARGUMENT, "octile");
   o = opts;
   o.algorithm = LDDB_ASTAR;
   EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &o, &result), LDDB_INVALID_ARGUMENT, "Block A*");
@@ -312,8 +317,10 @@ TEST_F(c_api, a_map_in_other_blocks_than_the_database) {
   size_t n = 0;
   EXPECT_EQ(lddb_batch_solve(batch, db, m5, &q, 1, nullptr, &result, path, 256, &n), LDDB_OK);
   EXPECT_EQ(result.status, LDDB_RULE_MISMATCH);
+  EXPECT_FAILS(lddb_context_reserve(ctx, db, m5, nullptr), LDDB_RULE_MISMATCH, "5x5 blocks");
   // A* does not read the database's blocks.
   opts.algorithm = LDDB_ASTAR;
+  EXPECT_EQ(lddb_context_reserve(ctx, db, m5, &opts), LDDB_OK) << lddb_last_error();
   EXPECT_EQ(lddb_solve(ctx, db, m5, {1, 1}, {2, 2}, &opts, &result, path, 256), LDDB_OK);
   EXPECT_EQ(lddb_map_free(m5), LDDB_OK);
 }

@@ -135,7 +135,7 @@ TEST_F(cli_search, SolveTextReportsPathAndCheck) {
   ASSERT_EQ(r.status, 0) << r.all();
   for (const char* s : {"algorithm  block-astar, rule octile, heuristic octile", "database", "octile-3.lddb",
                         "query      cells (0,0) -> (19,11)", "status     found", "length     ", "waypoints  ",
-                        "expanded   ", "heap ops   ", "time       ", "check      valid"})
+                        "expanded   ", "heap ops   ", "time       ", "(median of 9 warm runs)\n", "check      valid"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   const double want = oracle::least_cost(lddb::rule::octile(), oracle_grid(kMapText), {0, 0}, {19, 11});
   char text[64];
@@ -221,6 +221,7 @@ TEST_F(cli_search, SolveEveryAlgorithmGivesACheckedOptimalOrValidPath) {
     }
     EXPECT_GT(j["expanded"].get<int>(), 0);
     EXPECT_GE(j["microseconds"].get<double>(), 0.0);
+    EXPECT_EQ(j["timed_runs"], 9);  // the time is the median of 9 warm runs
   }
 }
 
@@ -698,6 +699,9 @@ TEST_F(cli_search, RenderSeveralSearches) {
     EXPECT_NE(svg.find(s), std::string::npos) << s;
   EXPECT_EQ(svg.find("INVALID"), std::string::npos);
   EXPECT_EQ(count_of(svg, "<g"), count_of(svg, "</g>"));
+  // Each search's time, on standard output and in the picture, is a warm one.
+  EXPECT_EQ(count_of(r.out, "(median of 9 warm runs)"), 4) << r.out;
+  EXPECT_EQ(count_of(svg, "(median of 9 warm runs)"), 4);
   // the any-angle path runs through corners, the octile one through cell centres
   EXPECT_NE(svg.find("points=\"2,11 "), std::string::npos);
   EXPECT_NE(svg.find("points=\"2.5,11.5 "), std::string::npos);
@@ -823,6 +827,23 @@ TEST_F(cli_search, DemoBadOutput) {
   expect_clean_failure(run("demo --queries 1 --out " + quote(nowhere), "LDDB_DATA_DIR=" + quote(data_)),
                        nowhere.string(), 1);
   expect_clean_failure(run("demo --queries 0"), "--queries", 2);
+}
+
+// The help of every command that opens a database names each place it is looked for, in
+// the order of lddb/data_dir.hpp.
+TEST_F(cli_search, HelpNamesEveryPlaceADatabaseIsLookedFor) {
+  for (const char* sub : {"solve", "bench", "render"}) {
+    const run_result r = run(std::string(sub) + " --help");
+    ASSERT_EQ(r.status, 0) << sub << "\n" << r.all();
+    std::size_t at = 0;
+    for (const char* place : {"--lddb names", "$LDDB_DATA_DIR", "share/lddb beside the program's folder",
+                              "beside the folder of the shared library liblddb", "install prefix configured at build time",
+                              "the source tree's lddb/, only for a program run from its build tree"}) {
+      const std::size_t found = r.out.find(place, at);
+      EXPECT_NE(found, std::string::npos) << sub << " --help lacks, or has out of order: " << place << "\n" << r.out;
+      if (found != std::string::npos) at = found;
+    }
+  }
 }
 
 TEST_F(cli_search, HelpForEveryCommand) {

@@ -569,6 +569,21 @@ TEST_F(cli, VersionIsTheProjectVersion) {
   EXPECT_EQ(b.out, std::string("lddb-bench ") + LDDB_VERSION + "\n");
 }
 
+// dump --help says what the bits of --pattern mean, with 0x0660 drawn; and that drawing is
+// what dump itself draws for that pattern.
+TEST_F(cli, DumpHelpExplainsThePatternBits) {
+  const run_result r = run("dump --help");
+  ASSERT_EQ(r.status, 0) << r.all();
+  for (const char* s : {"Bit y*b+x set means cell", "(x,y) of the b x b block is blocked", "decimal or 0x hex", "0x0660",
+                        "y=0   . . . .\n", "y=1   . # # .\n", "y=2   . # # .\n", "y=3   . . . .\n"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  const run_result d = run("dump --no-stats " + quote((fs::path(LDDB_SOURCE_DIR) / "lddb" / "octile-4.lddb").string()) +
+                           " --pattern 0x0660");
+  ASSERT_EQ(d.status, 0) << d.all();
+  for (const char* row : {"\n  . . . .     0", "\n  . # # .    11", "\n  . # # .    10", "\n  . . . .     9"})
+    EXPECT_NE(d.out.find(row), std::string::npos) << row << "\n" << d.out;
+}
+
 // gen --help states the zstd level gen uses when --zstd-level is not given.
 TEST_F(cli, GenHelpStatesTheRealZstdDefault) {
   const run_result r = run("gen --help");

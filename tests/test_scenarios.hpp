@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -15,7 +16,9 @@
 
 namespace lddb_test {
 
+// $LDDB_MAPS_DIR when set (a worktree whose parent has no shared/), else ../shared/maps.
 inline std::filesystem::path benchmark_maps_dir() {
+  if (const char* dir = std::getenv("LDDB_MAPS_DIR"); dir && *dir) return dir;
   return std::filesystem::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps";
 }
 

@@ -13,6 +13,16 @@
 
 namespace lddb::cli {
 
+const char* const kDatabaseSearchHelp = R"(Databases: block-astar opens the file --lddb names; without --lddb, <rule>-4.lddb in
+  the first of these folders that applies (lddb/data_dir.hpp):
+  1. $LDDB_DATA_DIR, when set and not empty (taken as given, even when it is missing);
+  2. share/lddb beside the program's folder (PREFIX/bin/../share/lddb);
+  3. share/lddb beside the folder of the shared library liblddb (PREFIX/lib/../share/lddb);
+  4. share/lddb under the install prefix configured at build time (CMAKE_INSTALL_PREFIX);
+  5. the source tree's lddb/, only for a program run from its build tree.
+  Folders 2 to 5 count only when they exist.
+)";
+
 CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
   const std::string range = hi == UINT64_MAX ? "at least " + std::to_string(lo)
                                              : "from " + std::to_string(lo) + " to " + std::to_string(hi);

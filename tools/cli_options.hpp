@@ -23,6 +23,10 @@ using command_action = std::function<int()>;
 // stdout turns success into failure, said on stderr as "<where>: error: ...".
 int finish_output(const std::string& where, int status);
 
+// The help text, for the search commands (solve, bench, render), of where a database is
+// looked for: every place, in the order of lddb/data_dir.hpp.
+extern const char* const kDatabaseSearchHelp;
+
 // Parses the command line of `program` ("lddb"): nullopt when a command is to run, else the
 // exit status of --help, --version or a wrong command line (said on stderr, naming the
 // program and its subcommand).

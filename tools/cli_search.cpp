@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -20,7 +21,7 @@ namespace lddb::cli {
 const char* const kSearchRulesHelp = R"(Algorithms: block-astar (the default; needs a database), astar (tile, octile),
   theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
   else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
-  shipped database <data dir>/<rule>-4.lddb ($LDDB_DATA_DIR, else the source tree's lddb/).
+  shipped database <rule>-4.lddb (where it is looked for: Databases, below).
 Rules: tile; octile, with corners=forbidden (the default), one-side-free or allowed (a
 diagonal needs both, one or neither side cell free) and diagonal=sqrt2 or a number in
 [1, 2]; any-angle, with squeeze=forbidden or allowed. E.g. octile:corners=allowed.
@@ -263,6 +264,30 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   const auto t1 = clock::now();
   q.search_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
   q.state_bytes = ctx.memory_bytes();
+}
+
+query_run run_query_warm(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
+                         const landmark_set* landmarks) {
+  if (s.algo == algorithm::block_astar) ctx.reserve(*s.db, map);
+  else ctx.reserve(s.movement, map);
+  query_run q;
+  run_search(s, map, start, goal, ctx, q, false, landmarks);  // untimed: the context and caches warm
+  std::array<std::uint64_t, kWarmRuns> ns{};
+  for (std::uint64_t& t : ns) {
+    run_search(s, map, start, goal, ctx, q, false, landmarks);
+    t = q.search_ns;
+  }
+  std::nth_element(ns.begin(), ns.begin() + kWarmRuns / 2, ns.end());
+  q.search_ns = ns[kWarmRuns / 2];
+  q.timed_runs = kWarmRuns;
+  finish_query(s, map, start, goal, q);
+  return q;
+}
+
+std::string time_text(const query_run& q) {
+  std::string t = format_fixed(static_cast<double>(q.search_ns) / 1000.0, 1) + " \u00b5s";
+  if (q.timed_runs > 1) t += " (median of " + std::to_string(q.timed_runs) + " warm runs)";
+  return t;
 }
 
 void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q) {

@@ -114,6 +114,8 @@ struct query_run {
   std::uint64_t smooth_ns = 0;  // smooth_path alone
   check_result check;         // of `path`; valid is false when no path was found
   std::size_t state_bytes = 0;  // ctx.memory_bytes() right after the search
+  // search_ns is one call (1), or the median of this many warm runs (run_query_warm).
+  int timed_runs = 1;
 };
 query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                     bool record_expanded = false, const landmark_set* landmarks = nullptr);
@@ -124,6 +126,17 @@ query_run run_query(const search_setup& s, const grid_map& map, point start, poi
 void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                 query_run& q, bool record_expanded = false, const landmark_set* landmarks = nullptr);
 void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q);
+
+// What solve and render report: a warm query's time, as a game's frames see it (and as
+// `lddb bench` measures). The context is reserved for the map (search_context::reserve),
+// the query runs once untimed, then kWarmRuns times timed; search_ns is the median of
+// those, timed_runs kWarmRuns; then finish_query. A first, cold query also pays for growing
+// the context and building the map's component labels (docs/benchmarks.md, "First query").
+constexpr int kWarmRuns = 9;
+query_run run_query_warm(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
+                         const landmark_set* landmarks = nullptr);
+// "312.4 µs (median of 9 warm runs)", or "312.4 µs" for one call.
+std::string time_text(const query_run& q);
 
 // ----------------------------------------------------------------------------- output
 

@@ -217,7 +217,7 @@ std::string render_svg(const svg_picture& pic) {
         text += ": cost " + format_length(r.length) + ", length " + format_length(path_length(r.path)) +
                 ", expanded " + std::to_string(r.result.stats.expanded) +
                 (blocks ? " nodes" : (sr.setup->movement.on_vertices() ? " vertices" : " cells")) + ", " +
-                format_fixed(static_cast<double>(r.search_ns) / 1000.0, 1) + " \u00b5s" +
+                time_text(r) +
                 (r.check.valid ? ", valid" : ", INVALID: " + r.check.error);
       } else {
         text += std::string(": ") + search_status_name(r.result.status) + " " + r.result.message;

@@ -441,7 +441,7 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--threads,-j", a->threads, "Search threads (a batch_solver); 0 = all cores")
       ->check(whole_number(0, 1024))
       ->capture_default_str();
-  cmd->footer(std::string(kSearchRulesHelp) + kBenchFooter);
+  cmd->footer(std::string(kSearchRulesHelp) + kDatabaseSearchHelp + kBenchFooter);
   cmd->callback([a, &chosen] { chosen = [a] { return run_bench(*a); }; });
 }
 

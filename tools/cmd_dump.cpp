@@ -31,7 +31,16 @@ struct dump_args {
   std::optional<std::string> pair;     // as typed: "A,B"
 };
 
-const char* const kDumpFooter = R"(Examples:
+const char* const kDumpFooter = R"(--pattern CODE: a block's pattern_code, in decimal or 0x hex. Bit y*b+x set means cell
+  (x,y) of the b x b block is blocked (x from the left, y from the top, both from 0); the
+  file's b is its block size. E.g. 0x0660 for b = 4 sets bits 5, 6, 9 and 10, the four
+  cells in the middle (# blocked, . free; as dump draws it):
+        x=0 1 2 3
+    y=0   . . . .
+    y=1   . # # .
+    y=2   . # # .
+    y=3   . . . .
+Examples:
   lddb dump lddb/octile-4.lddb
   lddb dump lddb/any-angle-4.lddb --pattern 0x0660
   lddb dump lddb/any-angle-4.lddb --pattern 0x0660 --pair 0,9

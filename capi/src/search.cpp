@@ -226,6 +226,26 @@ LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map
   });
 }
 
+LDDB_API lddb_status lddb_context_reserve(lddb_context ctx, lddb_database db, lddb_map map, const lddb_options* options) {
+  static const char* fn = "lddb_context_reserve";
+  return guarded(fn, [&] {
+    handles_in h;
+    if (const lddb_status s = find_all(fn, ctx, db, map, &h)) return s;
+    setup s;
+    if (const lddb_status st = read_options(fn, options, h.db->movement(), &s)) return st;
+    if (s.algorithm == LDDB_BLOCK_ASTAR && h.map->block() != h.db->shape().block())
+      return fail(LDDB_RULE_MISMATCH, fn,
+                  "the map is cut into " + std::to_string(h.map->block()) + "x" + std::to_string(h.map->block()) +
+                      " blocks but the database holds " + std::to_string(h.db->shape().block()) + "x" +
+                      std::to_string(h.db->shape().block()) + " blocks");
+    context_object& c = *h.ctx;
+    std::lock_guard lock(c.m);
+    if (s.algorithm == LDDB_BLOCK_ASTAR) c.ctx.reserve(*h.db, *h.map);
+    else c.ctx.reserve(h.db->movement(), *h.map);
+    return LDDB_OK;
+  });
+}
+
 LDDB_API lddb_status lddb_context_path(lddb_context ctx, lddb_point* path, size_t capacity, size_t* count) {
   static const char* fn = "lddb_context_path";
   return guarded(fn, [&] {

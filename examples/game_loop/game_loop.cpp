@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
 
   lddb::search_options options(lddb::heuristic_kind::octile);
   lddb::batch_solver solver(2);               // worker threads and warm contexts, kept for the whole game
+  solver.reserve(db, map);  // every worker's context sized for the whole map: no hitch on the first frame
   std::vector<lddb::query> queries;           // reused every frame: they keep their capacity
   std::vector<lddb::search_result> results;
   std::vector<std::size_t> who;               // queries[i] plans agents[who[i]]
@@ -116,6 +117,7 @@ int main(int argc, char** argv) {
   // ends, while the live map's doors keep moving.
   lddb::search_context long_ctx;
   lddb::grid_map snapshot = map;
+  long_ctx.reserve(db, snapshot);
   const lddb::point long_start{1, 1}, long_goal{kWidth - 2, kHeight - 2};
   int long_done_frame = -1;
 

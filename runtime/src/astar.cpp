@@ -28,6 +28,18 @@ namespace lddb {
 void destroy_state(node_search_state* s) { delete s; }
 std::size_t state_bytes(const node_search_state* s) { return s ? s->bytes() : 0; }
 
+void reserve_state(node_search_state*& s, const rule& r, const grid_map& map) {
+  if (!s) s = new node_search_state();
+  const std::size_t w = static_cast<std::size_t>(map.width()), h = static_cast<std::size_t>(map.height());
+  if (r.on_vertices()) {  // Theta*: a state per vertex, two at double corners under the default rule (theta.cpp)
+    s->reserve((w + 1) * (h + 1) * (r.squeeze == squeezing::forbidden ? 2 : 1));
+    (void)s->moves.vertices_for(r);
+  } else {
+    s->reserve(w * h);
+    (void)s->moves.cells_for(r);
+  }
+}
+
 namespace {
 
 void no_path(const rule& r, point start, point goal, search_result& res) {

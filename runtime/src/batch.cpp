@@ -133,6 +133,11 @@ void batch_solver::run(std::size_t count, task_fn fn, void* task) {
   if (error) std::rethrow_exception(error);
 }
 
+void batch_solver::reserve(const database& db, const grid_map& map) {
+  std::vector<search_context>& contexts = impl_->contexts;
+  for_each(contexts.size(), [&](std::size_t i, search_context&) { contexts[i].reserve(db, map); });
+}
+
 void batch_solver::solve(const database& db, const grid_map& map, std::span<const query> queries,
                          const search_options& options, std::span<search_result> results) {
   if (results.size() != queries.size())

@@ -17,6 +17,10 @@ void destroy_state(block_search_state* s);
 void destroy_state(node_search_state* s);
 std::size_t state_bytes(const block_search_state* s);
 std::size_t state_bytes(const node_search_state* s);
+// search_context::reserve: creates the state when missing and sizes it for the map
+// (block_astar/reserve.cpp, astar.cpp).
+void reserve_state(block_search_state*& s, const database& db, const grid_map& map);
+void reserve_state(node_search_state*& s, const rule& r, const grid_map& map);
 
 // Sets `out` to the printf-style text, reusing its capacity: the messages of normal
 // outcomes (no path, budget exhausted) must not allocate in a warm query.

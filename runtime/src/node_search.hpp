@@ -156,6 +156,18 @@ struct node_search_state {
     }
   }
 
+  // Room for queries over `count` nodes with no growth: the records and a heap as large
+  // (a node is in it at most once), each written once so that the pages are in memory.
+  void reserve(std::size_t count) {
+    if (nodes.size() < count) {
+      nodes.reserve(count);
+      nodes.resize(count, node_search::node{kUnreachable, 0, 0, node_search::kNotOpen, 0});
+    }
+    const std::size_t keep = heap.size();
+    if (heap.size() < count) heap.resize(count);
+    heap.resize(keep);
+  }
+
   // The record of node `id` for this query (fresh records have g = kUnreachable).
   node_search::node& touch(std::uint32_t id) {
     node_search::node& n = nodes[id];

@@ -195,6 +195,18 @@ LDDB_API lddb_status lddb_landmarks_current(lddb_landmarks landmarks, lddb_map m
 LDDB_API lddb_status lddb_context_create(lddb_context* out);
 LDDB_API lddb_status lddb_context_free(lddb_context ctx);
 
+/* Sizes ctx for every query on `map` by the search options->algorithm chooses (NULL: the
+ * defaults, Block A*), so that no later query on that map grows the context's tables and
+ * the first costs what a warm one does (lddb/search.hpp, search_context::reserve; also
+ * builds the map's component labels). Block A* needs the database for its rule and block
+ * size: about 450 bytes a map block (7.1 MiB for 512 x 512 cells at b = 4), up to about
+ * 820 on open ground (open squares); A* 48 bytes a cell, Theta* 48 or 96 a vertex. Call it after
+ * loading and after set_blocked frees many cells; a sliced query in progress survives it.
+ * The context's copy of the last path still grows with the longest path. BAD_HANDLE,
+ * WRONG_HANDLE_KIND, INVALID_ARGUMENT (options as lddb_solve reads them), RULE_MISMATCH
+ * (Block A* on a map cut into other blocks than the database's), OUT_OF_MEMORY. */
+LDDB_API lddb_status lddb_context_reserve(lddb_context ctx, lddb_database db, lddb_map map, const lddb_options* options);
+
 /* Defaults into *options (NULL_ARGUMENT for NULL). */
 LDDB_API lddb_status lddb_options_init(lddb_options* options);
 

@@ -16,8 +16,10 @@
 // Workers take the next unsolved query from a shared counter, so a few long queries do
 // not leave the other threads idle. Which worker solves which query therefore varies; a
 // context grows to what the largest query it has met needs, so a call allocates nothing
-// once every context has met the largest query of the batch (solving the batch on each
-// context(w) beforehand guarantees it; in practice one or two calls do).
+// once every context has met the largest query of the batch. reserve(db, map) sizes every
+// worker's context for the whole map beforehand (search_context::reserve), so that even
+// the first call grows no context and faults in no fresh page; what is left to grow is
+// the results' own vectors (reuse them).
 //
 // An exception thrown while solving (std::bad_alloc, or anything a for_each task throws)
 // stops the workers taking new queries and is rethrown to the caller once every worker is
@@ -75,6 +77,13 @@ class batch_solver {
     run(count, [](void* t, std::size_t i, search_context& ctx) { (*static_cast<T*>(t))(i, ctx); },
         const_cast<void*>(static_cast<const void*>(std::addressof(task))));
   }
+
+  // search_context::reserve(db, map) on every worker's context, spread over the workers
+  // like a batch. Memory:
+  // threads() times what one context reserves. Throws as search_context::reserve (a map
+  // whose block size is not the database's: std::invalid_argument). Only while no call is
+  // running.
+  void reserve(const database& db, const grid_map& map);
 
   // Worker w's context (w < threads()), e.g. for memory_bytes() or to warm it up. Only
   // while no call is running.

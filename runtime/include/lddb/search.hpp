@@ -3,7 +3,8 @@
 // Usage: open a database once (shared by every thread), keep one search_context per
 // thread, and call block_astar() as often as you like. The context keeps its memory
 // between queries, so a warm context does not allocate; its size follows the blocks (or
-// cells) a query touches, not the size of the map.
+// cells) a query touches, not the size of the map, unless search_context::reserve sized
+// it for the whole map up front (so that the first query costs what a warm one does).
 //
 // Every search compares fixed-point integer costs (lddb/cost.hpp) and breaks ties by a
 // fixed order, so the same query returns the same path on every run and platform.
@@ -156,6 +157,41 @@ class search_context {
   search_context& operator=(search_context&&) noexcept;
   // Bytes currently held, for memory reports.
   std::size_t memory_bytes() const;
+
+  // Sizes the context for every Block A* query with `db` on `map`, so that no later query
+  // on that map grows any of its tables: call it once after loading, before the first
+  // frame. Without it the first query grows the tables from nothing and faults in their
+  // fresh pages, and builds what it reads once per rule and map; that made a first query
+  // 2 to 20 times a warm one (docs/benchmarks.md, "First query"). It takes the database
+  // because Block A*'s state follows its rule and block size: the links between blocks and
+  // the open squares' shapes, built here, and a block's number of boundary points.
+  // It sizes, for a map of B blocks (b x b cells each):
+  //  - B node slots (no query has more nodes than blocks), an OPEN list and per-node keys
+  //    for B, and a block table at most half full: about 450 bytes a block (28 a cell at
+  //    b = 4); measured at b = 4 on maps without open ground (25% random obstacles):
+  //    7.1 MiB for 512 x 512 cells, 111 MiB for 2048 x 2048 (docs/benchmarks.md, "First
+  //    query");
+  //  - open squares (any-angle by default, any rule with search_options::open_squares, so
+  //    reserved for every rule): one node per aligned 2 x 2 or 4 x 4 group of blocks that
+  //    is open now, about 1 KiB each, and per open 8 x 8 or 16 x 16 group about 7 KiB;
+  //    nothing on cluttered maps, about 370 bytes a block more on wholly open ones (12.9
+  //    MiB for 512 x 512 free cells, 205 MiB for 2048 x 2048; 10.7 and 167 MiB for maps of
+  //    64-cell rooms);
+  // and writes all of it once, so its pages are in memory. It also builds the map's
+  // component labels for the rule (lddb::same_component; 4 bytes a cell, kept in the
+  // map, shared by every context), which the first query would otherwise build.
+  // Memory only grows: reserving again for a larger map, or after set_blocked freed cells
+  // (which can open more squares), makes room for that too, and keeps a sliced query in
+  // progress. What reserve cannot size is the caller's: a search_result's path grows
+  // with the longest path it has held (reuse the result, or reserve its path), and
+  // search_options::record_expanded records into a vector of its own. Throws
+  // std::invalid_argument when the map's block size is not the database's.
+  void reserve(const database& db, const grid_map& map);
+  // The same for the reference searches under rule `r` (which keep a record per cell or
+  // vertex, so a warm query on a map already needs this much): A* for tile and octile, 48
+  // bytes a cell; Theta* and Lazy Theta* for any-angle, 48 bytes a vertex, 96 under the
+  // default rule (a double corner has two sides). Also builds the map's component labels.
+  void reserve(const rule& r, const grid_map& map);
   struct impl;
   impl& state() { return *impl_; }
 

@@ -21,8 +21,9 @@ point_set block_search::expand(int s, point_set ingress) {
   }
   // At most 20 new neighbours (around a 4 x 4 square): with room for them, slot references
   // and square point arrays stay valid below.
-  st_.pool.reserve_more(21);
-  if (kSquares && st_.square_state.capacity() < st_.squares_used + 21) st_.square_state.reserve(2 * (st_.squares_used + 21));
+  st_.pool.reserve_more(21, map_blocks_);
+  if (kSquares && st_.square_state.capacity() < st_.squares_used + 21 && !st_.square_room_holds(map_))
+    st_.square_state.reserve(2 * (st_.squares_used + 21));
   block_slot& cur = slot(s);
   ++q_.stats.expanded;
   if (q_.options.record_expanded) {  // for pictures: a square is its blocks

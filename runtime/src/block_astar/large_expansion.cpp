@@ -11,7 +11,7 @@ namespace lddb::block_astar_impl {
 void block_search::expand_large(int s) {
   // A new node for each block of the ring around at most: slot references stay valid
   // below, and large_state is a deque.
-  st_.pool.reserve_more(static_cast<std::size_t>(4 * (1 << slot(s).level) + 5));
+  st_.pool.reserve_more(static_cast<std::size_t>(4 * (1 << slot(s).level) + 5), map_blocks_);
   block_slot& cur = slot(s);
   large_nodes& nodes = large_of(cur);
   const large_shape& q = large_shape_of(cur);

@@ -70,6 +70,16 @@ void large_nodes::reset(const large_shape& q) {
   ingress.assign(words, 0);
 }
 
+void large_nodes::room_for(const large_shape& q) {
+  const std::size_t words = static_cast<std::size_t>((q.count + 63) / 64);
+  g.reserve(static_cast<std::size_t>(q.count));
+  parent.reserve(static_cast<std::size_t>(q.count));
+  neighbour.reserve(static_cast<std::size_t>((q.blocks + 2) * (q.blocks + 2)));
+  link_ok.reserve((q.links.size() + 63) / 64);
+  exitable.reserve(words);
+  ingress.reserve(words);
+}
+
 int build_large_shapes(large_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2, int top) {
   for (large_shape& q : shapes) q.blocks = 0;
   if (top != kSquareLevels) return top;  // large squares follow both small levels

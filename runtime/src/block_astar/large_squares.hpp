@@ -73,6 +73,7 @@ struct large_nodes {
   std::vector<int> neighbour;  // slots by ring position, -1: not known yet
   std::vector<std::uint64_t> link_ok, exitable, ingress;  // bit sets over links and points
   void reset(const large_shape& q);  // a fresh node: nothing reached
+  void room_for(const large_shape& q);  // capacity for a node of shape q, values kept
 };
 
 // Builds the large levels that the rule and block size allow, one after another, when

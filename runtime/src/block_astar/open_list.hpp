@@ -49,6 +49,12 @@ class open_list {
   bool empty() const { return heap_.empty(); }
   const entry& top() const { return heap_.front(); }
   std::size_t bytes() const { return heap_.capacity() * sizeof(entry); }
+  // Room for n nodes, written once so that the pages are in memory.
+  void reserve(std::size_t n) {
+    const std::size_t keep = heap_.size();
+    if (heap_.capacity() < n) heap_.resize(n);
+    heap_.resize(keep);
+  }
 
   // Algorithm 2, line 9 (and Algorithm 1, lines 8-16): node s enters OPEN with key (value,
   // value_tie), or moves up when that improves its key; an equal or worse key is ignored.

@@ -33,18 +33,20 @@ block_search::block_search(block_search_state& st)
       heuristic_(q_.options.heuristic, rule_, q_.start, q_.goal, usable_landmarks(q_.options, map_)),
       weight_(key_weight(q_.options.weight, rule_, db_.info().scale_log2)) {}
 
-void block_search::build_links() {
+void build_links(block_search_state& st, const database& db) {
   // Cell rules store exact costs (whole steps, or octile pairs); any-angle lengths are
   // rounded to the nearest stored unit.
-  const int scale = db_.info().scale_log2;
-  const cost_t unit = rule_.on_vertices() ? cost_t{1} << (kCostShift - scale) : 0;
-  if (st_.links_block == b_ && st_.links_rule == rule_ && st_.floor_unit == unit) return;
-  st_.links.build(rule_, shape_, unit);
-  st_.floor_unit = unit;
-  st_.square_levels = build_node_shapes(st_.shapes, rule_, shape_, scale);
-  st_.large_levels = build_large_shapes(st_.large, rule_, shape_, scale, st_.square_levels);
-  st_.links_rule = rule_;
-  st_.links_block = b_;
+  const rule& r = db.movement();
+  const block_shape& shape = db.shape();
+  const int scale = db.info().scale_log2;
+  const cost_t unit = r.on_vertices() ? cost_t{1} << (kCostShift - scale) : 0;
+  if (st.links_block == shape.block() && st.links_rule == r && st.floor_unit == unit) return;
+  st.links.build(r, shape, unit);
+  st.floor_unit = unit;
+  st.square_levels = build_node_shapes(st.shapes, r, shape, scale);
+  st.large_levels = build_large_shapes(st.large, r, shape, scale, st.square_levels);
+  st.links_rule = r;
+  st.links_block = shape.block();
 }
 
 bool block_search::begin(search_result& r) {
@@ -66,7 +68,7 @@ bool block_search::begin(search_result& r) {
   st_.large_used = 0;
   st_.open.clear();
   st_.candidate.clear();
-  build_links();
+  build_links(st_, db_);
   // Squares need their level in the top bits of a block id.
   st_.squares = q_.options.open_squares.value_or(rule_.on_vertices()) && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
@@ -233,9 +235,9 @@ void block_search::give_up(search_result& r) {
   }
   if (best < 0) return;  // not reached: the key always comes from an ingress point
   r.cost = cost_back(top.slot(), best);
-  st_.scratch.clear();
-  walk_back(top.slot(), best, st_.scratch);
-  to_path(st_.scratch, r.path);
+  r.path.clear();
+  walk_back(top.slot(), best, r.path);
+  to_path(r.path);
   r.length = path_length(r.path);
 }
 

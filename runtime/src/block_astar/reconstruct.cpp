@@ -1,5 +1,6 @@
 // The path of a finished query: from the goal back through the parents to the start.
 #include <algorithm>
+#include <cstdlib>
 
 #include "search.hpp"
 
@@ -96,10 +97,10 @@ cost_t block_search::path_cost() const {
 }
 
 void block_search::reconstruct(search_result& r) const {
-  // Walk back from the goal, collecting waypoints from goal to start, then reverse. The
-  // waypoints go to the state's scratch vector and the answer to r.path, so each keeps
-  // growing to the longest seen and a warm query allocates nothing.
-  std::vector<point>& way = st_.scratch;
+  // Walk back from the goal, collecting waypoints from goal to start into r.path, then
+  // reverse and fill them in place: the answer's own vector is the only one that grows
+  // with the path, so a context sized by search_context::reserve never does.
+  std::vector<point>& way = r.path;
   way.clear();
   int chain[block_graph::kMaxPoints];
   if (q_.direct_start >= 0) {
@@ -114,25 +115,31 @@ void block_search::reconstruct(search_result& r) const {
     add_local(way, shape_, gs, chain, len, false);  // goal ... y
     walk_back(q_.best_goal_slot, q_.best_point, way);
   }
-  to_path(way, r.path);
+  to_path(way);
 }
 
-void block_search::to_path(std::vector<point>& way, std::vector<point>& out) const {
+void block_search::to_path(std::vector<point>& way) const {
   std::reverse(way.begin(), way.end());
-  if (rule_.on_vertices() || way.empty()) {
-    out.assign(way.begin(), way.end());
-    return;
-  }
+  if (rule_.on_vertices() || way.empty()) return;
   // Cells: fill the straight runs between waypoints with every cell. Each step moves
   // towards the next waypoint on both axes, so even waypoints out of line (a corrupt
-  // database the reader could not catch) end the run instead of stepping past it.
-  out.clear();
-  out.push_back(way.front());
-  for (std::size_t k = 1; k < way.size(); ++k) {
-    point c = way[k - 1];
-    while (!(c == way[k])) {
-      c = {c.x + (way[k].x > c.x) - (way[k].x < c.x), c.y + (way[k].y > c.y) - (way[k].y < c.y)};
-      out.push_back(c);
+  // database the reader could not catch) end the run instead of stepping past it: the run
+  // to way[k] takes max(|dx|, |dy|) steps. The runs are written from the last back, each
+  // at or after its own waypoints' places, so no waypoint is overwritten before it is read.
+  const auto steps = [](point a, point b) { return static_cast<std::size_t>(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y))); };
+  const std::size_t waypoints = way.size();
+  std::size_t cells = 1;
+  for (std::size_t k = 1; k < waypoints; ++k) cells += steps(way[k - 1], way[k]);
+  way.resize(cells);
+  std::size_t end = cells;  // the run to waypoint k ends just before `end`
+  for (std::size_t k = waypoints - 1; k >= 1; --k) {
+    const point from = way[k - 1], to = way[k];
+    const std::size_t n = steps(from, to);
+    end -= n;
+    point c = from;
+    for (std::size_t i = 0; i < n; ++i) {
+      c = {c.x + (to.x > c.x) - (to.x < c.x), c.y + (to.y > c.y) - (to.y < c.y)};
+      way[end + i] = c;
     }
   }
 }

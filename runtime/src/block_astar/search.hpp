@@ -75,11 +75,19 @@ struct block_search_state {
   int large_levels = 0;                  // the highest level of any square they have
 
   std::array<block_graph::paths, block_astar_impl::kMaxStarts> start_paths, goal_paths;
-  std::vector<point> scratch;  // path reconstruction, kept for its capacity
 
   bool squares = false;  // this query uses open squares
   std::vector<block_astar_impl::square_nodes> square_state;  // the first squares_used belong to this query
   std::size_t squares_used = 0;
+  // Squares reserve() counted on a map (its open groups): no query on that map makes more
+  // while no cell of it has been freed since, so square_state need not grow past them.
+  std::size_t square_room = 0;
+  std::uint64_t room_identity = 0, room_freed = 0;
+  int room_block = 0;
+  bool square_room_holds(const grid_map& map) const {
+    return room_identity == map.identity() && room_freed == map.cells_freed() && room_block == map.block() &&
+           square_state.capacity() >= square_room;
+  }
   int top_level = 0;  // this query's largest square
   // Large squares: their points (a deque keeps references stable as it grows), and the
   // buffers their expansions reuse.
@@ -93,6 +101,13 @@ struct block_search_state {
 };
 
 namespace block_astar_impl {
+
+// The links and node shapes of the database's rule and block size, built when they are not
+// those already in `st` (query.cpp).
+void build_links(block_search_state& st, const database& db);
+
+// search_context::reserve for Block A* (reserve.cpp).
+void reserve_blocks(block_search_state& st, const database& db, const grid_map& map);
 
 // A node's g-values, parents and neighbour slots (kConst: read only).
 template <bool kConst>
@@ -121,7 +136,6 @@ class block_search {
  private:
   // ---- nodes (slots.cpp)
   int slot_of(int bx, int by);  // creates the node when the query has not touched the block
-  void build_links();
   block_slot& slot(int s) { return st_.pool[s]; }
   const block_slot& slot(int s) const { return st_.pool[s]; }
   // A plain block or small square (level <= kSquareLevels).
@@ -228,9 +242,9 @@ class block_search {
   void reconstruct(search_result& r) const;
   // Appends the waypoints from boundary point x of slot s back to the start.
   void walk_back(int s, int x, std::vector<point>& out) const;
-  // The answer's path from waypoints in walk_back's order (reversed in place): the
-  // waypoints (vertices), or every cell of the runs between them (cells).
-  void to_path(std::vector<point>& way, std::vector<point>& out) const;
+  // The answer's path, in place, from waypoints in walk_back's order: the waypoints
+  // reversed (vertices), or every cell of the runs between them (cells).
+  void to_path(std::vector<point>& way) const;
   // The cost of the path walk_back follows, link by link, and of the whole answer. It can
   // be less than the g-value or length recorded: a point improved after the best path
   // through it was recorded (which a weighted search does) leads along the cheaper path.
@@ -244,6 +258,7 @@ class block_search {
   block_query& q_;
   block_search_state& st_;
   const int b_, n_;
+  const std::size_t map_blocks_ = static_cast<std::size_t>(map_.blocks_x()) * static_cast<std::size_t>(map_.blocks_y());
   const tie_order tie_;
   const bool avx2_;  // rows of costs through min_plus.hpp's avx2_rows
   // A square's rows (28 or 60 cells, 32 or 64 vertices) gain from AVX2 under every rule.

@@ -37,6 +37,16 @@ void slot_pool::grow(std::uint32_t blocks_x) {
   table_.swap(bigger);
 }
 
+void slot_pool::reserve(std::size_t blocks, std::uint32_t blocks_x) {
+  if (slots_.size() < blocks) slots_.resize(blocks);  // value-initialised: written
+  std::size_t size = std::max<std::size_t>(table_.size(), 1024);
+  while (blocks * 2 > size) size *= 2;
+  if (size == table_.size()) return;
+  std::vector<bucket_t> bigger(size, {0, 0, 0});
+  for (std::size_t s = 0; s < used_; ++s) place_node(bigger, slots_[s], static_cast<std::uint32_t>(s), blocks_x);
+  table_.swap(bigger);
+}
+
 std::size_t slot_pool::bytes() const {
   return slots_.capacity() * sizeof(block_slot) + table_.capacity() * sizeof(bucket_t);
 }

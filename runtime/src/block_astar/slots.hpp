@@ -3,6 +3,7 @@
 // with the blocks a query touches, not with the map, and is reused between queries.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -66,9 +67,11 @@ class slot_pool {
   const block_slot& operator[](int s) const { return slots_[static_cast<std::size_t>(s)]; }
   std::vector<block_slot>& slots() { return slots_; }
   std::size_t used() const { return used_; }
-  // Keeps slot references valid while up to `more` slots are added.
-  void reserve_more(std::size_t more) {
-    if (slots_.capacity() < used_ + more) slots_.reserve(2 * (used_ + more));
+  // Keeps slot references valid while up to `more` slots are added; `most` is the map's
+  // block count, which no query's slots exceed (a block belongs to one node).
+  void reserve_more(std::size_t more, std::size_t most) {
+    const std::size_t need = std::min(used_ + more, most);
+    if (slots_.capacity() < need) slots_.reserve(std::min(2 * need, most));
   }
 
   // The slot of the node holding block `id`, or -1; then `bucket` is where the block would go.
@@ -106,6 +109,10 @@ class slot_pool {
   }
 
   std::size_t bytes() const;
+  // Room for a query that touches up to `blocks` blocks of a map `blocks_x` blocks wide
+  // with no growth: that many slots and a table that stays at most half full, written
+  // once so that their pages are in memory. Keeps the query in progress.
+  void reserve(std::size_t blocks, std::uint32_t blocks_x);
 
  private:
   struct bucket_t {
