@@ -28,7 +28,9 @@ Runs the paper's benchmark (Yap et al. 2011) on one thread: Table 1 (random maps
 obstacles, connected random pairs, Euclidean heuristic) and Table 2 (an empty 1000x1000 map,
 zero heuristic), each with octile A*, Theta*, Lazy Theta* and any-angle Block A*; then every
 folder of --maps with its scenario queries: the same comparison, and tile and octile Block A*
-against A* (lengths must match). --limit N takes N evenly spaced queries of each scenario
+against A* (lengths must match). Every search returns its own path, not smoothed (the
+library smooths any-angle paths by default), as the paper compares them; the "smoothed"
+column applies smooth_path to Block A*'s. --limit N takes N evenly spaced queries of each scenario
 file (0: all). The tables go to stdout, or with --doc into that file, replacing the part
 between the lines <!-- suite:begin --> and <!-- suite:end --> (appending one when absent; the
 rest of the file is kept); --svg writes a chart. Nothing else is written. Progress goes to

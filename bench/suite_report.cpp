@@ -192,7 +192,9 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
   // Summary against the paper.
   s += "### Block A\\* against the others, and the paper's ratios\n\n";
   s += "How many times faster any-angle Block A\\* is than each search, and its mean length against Theta\\*'s, "
-       "raw and after `smooth_path` (the paper: at most 0.5% longer, 0.1% after smoothing). The last three columns "
+       "raw (every search is asked for its own path, search_options::smooth = false, although any-angle paths come "
+       "smoothed by default) and after `smooth_path` (the paper: at most 0.5% longer, 0.1% after smoothing). The "
+       "last three columns "
        "are the same ratios computed from the paper's tables (Core 2 at 2.8 GHz; Baldur's Gate II and Dragon Age: "
        "Origins from its game-map rows).\n\n";
   s += md_heading({"data set", "queries", "vs A\\*", "vs Theta\\*", "vs Lazy Theta\\*", "length vs Theta\\*",

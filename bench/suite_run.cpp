@@ -118,14 +118,21 @@ int run_suite(const suite_args& a) {
   }
   if (a.svg) check_output_path("--svg", *a.svg);
 
-  // The searches: the shipped databases (or $LDDB_DATA_DIR's), checked now.
-  auto setup = [](algorithm algo, const std::string& rule_text, const std::string& heuristic) {
-    return make_setup(algo, setup_options{rule_text, std::nullopt, heuristic, false});
+  // The searches: the shipped databases (or $LDDB_DATA_DIR's), checked now. Every search
+  // returns its own path (--raw: any-angle paths are otherwise smoothed in the search
+  // call), as the paper compares them; the "smoothed" column smooths Block A*'s afterwards.
+  auto raw = [](setup_options o) {
+    o.raw = true;
+    return o;
+  };
+  auto setup = [&raw](algorithm algo, const std::string& rule_text, const std::string& heuristic) {
+    return make_setup(algo, raw(setup_options{rule_text, std::nullopt, heuristic, false}));
   };
   const search_setup astar_any = setup(algorithm::astar, "octile", a.astar_heuristic);
   const search_setup block_any =
-      a.any_angle_lddb ? make_setup(algorithm::block_astar, setup_options{std::nullopt, a.any_angle_lddb, "euclidean", false})
-                       : setup(algorithm::block_astar, "any-angle", "euclidean");
+      a.any_angle_lddb
+          ? make_setup(algorithm::block_astar, raw(setup_options{std::nullopt, a.any_angle_lddb, "euclidean", false}))
+          : setup(algorithm::block_astar, "any-angle", "euclidean");
   const std::string any_rule = block_any.movement.name();  // Theta* and Lazy Theta* search the same rule
   const search_setup theta = setup(algorithm::theta, any_rule, "euclidean");
   const search_setup lazy = setup(algorithm::lazy_theta, any_rule, "euclidean");

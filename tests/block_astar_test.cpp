@@ -725,9 +725,11 @@ TEST(OpenSquares, NeverLongerThanFixedBlocksAndFewerExpansionsOnOpenGround) {
       {rule::any_angle(), 4}, {rule::any_angle(), 3}, {rule::any_angle(), 2}, {rule::any_angle(lddb::squeezing::allowed), 4}};
   for (const auto& [movement, b] : rules) {
     const lddb::database& db = db_for(movement, b);
-    lddb::search_options fixed(lddb::default_heuristic(movement));
+    // The searches' own paths: smoothing either one could make it the shorter.
+    lddb::search_options squares(lddb::default_heuristic(movement));
+    squares.smooth = false;
+    lddb::search_options fixed = squares;
     fixed.open_squares = false;
-    const lddb::search_options squares(lddb::default_heuristic(movement));
     lddb::search_context ctx;
     for (const map_case& mc : maps) {
       const grid_map map = mc.make(b);
@@ -1018,7 +1020,9 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
   for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()})
     for (int b : {2, 3, 4}) {
       const lddb::database& db = db_for(r, b);
-      const lddb::search_options opt(lddb::default_heuristic(r));
+      // The searches' own paths: two raw paths of one cost may smooth to different ones.
+      lddb::search_options opt(lddb::default_heuristic(r)), zero(lddb::heuristic_kind::zero);
+      opt.smooth = zero.smooth = false;
       const grid_map map = lddb::make_rooms_map(83, 71, 6, 11, b);
       const std::string name = "make_rooms_map(83,71,6,11,b=" + std::to_string(b) + ") " + rule_text(r);
       test_rng rng(static_cast<std::uint64_t>(b) * 10 + static_cast<std::uint64_t>(r.kind));
@@ -1045,7 +1049,7 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
         const search_result c = lddb::block_astar(db, map, s, t, opt, fresh);
         EXPECT_EQ(c.path, a.path) << name << " " << pt(s) << "->" << pt(t) << ": a fresh context, another path";
         // The zero heuristic explores more but must find the same optimal cost.
-        const search_result z = lddb::block_astar(db, map, s, t, lddb::search_options(lddb::heuristic_kind::zero), fresh);
+        const search_result z = lddb::block_astar(db, map, s, t, zero, fresh);
         EXPECT_EQ(z.status, a.status) << name << " " << pt(s) << "->" << pt(t) << " zero heuristic";
         // Cells: exact. Any-angle tables store costs rounded to 2^-11, against which the
         // Euclidean heuristic can be inadmissible by a rounding step a block, so the costs
@@ -1057,7 +1061,7 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
           EXPECT_EQ(z.cost, a.cost) << name << " " << pt(s) << "->" << pt(t);
         }
         // record_expanded fills the list and changes nothing else.
-        lddb::search_options rec(lddb::default_heuristic(r));
+        lddb::search_options rec = opt;
         rec.record_expanded = true;
         const search_result e = lddb::block_astar(db, map, s, t, rec, fresh);
         EXPECT_EQ(e.path, a.path) << name << " " << pt(s) << "->" << pt(t) << " with record_expanded";

@@ -300,6 +300,70 @@ TEST_F(c_api, messages_before_any_search) {
   EXPECT_NE(std::string(text).find("goal cell (99, 1) is off the 16 x 16 map"), std::string::npos) << text;
 }
 
+// A heuristic that overestimates the rule's costs is refused, with or without a weight, in
+// every call that searches; LDDB_HEURISTIC_DEFAULT is the rule's own.
+TEST_F(c_api, an_inadmissible_heuristic_is_refused) {
+  lddb_options o = opts;
+  o.heuristic = LDDB_HEURISTIC_MANHATTAN;  // octile: a diagonal costs sqrt 2, Manhattan says 2
+  for (double w : {1.0, 2.0}) {
+    o.weight = w;
+    for (int alg : {LDDB_BLOCK_ASTAR, LDDB_ASTAR}) {
+      o.algorithm = alg;
+      EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {9, 9}, &o, &result, path, 256), LDDB_INVALID_ARGUMENT,
+                   "heuristic manhattan overestimates costs under rule octile");
+      EXPECT_NE(std::string(lddb_last_error()).find("LDDB_HEURISTIC_DEFAULT, the rule's own (octile)"), std::string::npos)
+          << lddb_last_error();
+    }
+    o.algorithm = LDDB_BLOCK_ASTAR;
+    EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {9, 9}, &o, &result), LDDB_INVALID_ARGUMENT, "manhattan");
+    const lddb_query q{{1, 1}, {9, 9}};
+    EXPECT_FAILS(lddb_batch_solve(batch, db, map, &q, 1, &o, &result, path, 256, nullptr), LDDB_INVALID_ARGUMENT,
+                 "manhattan");
+  }
+  lddb_result own{}, named{};
+  o = opts;
+  ASSERT_EQ(lddb_solve(ctx, db, map, {1, 1}, {9, 9}, &o, &own, path, 256), LDDB_OK) << lddb_last_error();
+  o.heuristic = LDDB_HEURISTIC_OCTILE;
+  ASSERT_EQ(lddb_solve(ctx, db, map, {1, 1}, {9, 9}, &o, &named, path, 256), LDDB_OK) << lddb_last_error();
+  EXPECT_EQ(own.cost_fixed, named.cost_fixed);
+  EXPECT_EQ(own.expansions, named.expansions);
+}
+
+// lddb_options_init asks for the rule's smoothing (any-angle smoothed); a struct of
+// version 4 keeps the old meaning of smooth (0: raw).
+TEST_F(c_api, smoothing_follows_the_rule_unless_asked) {
+  lddb_database any = 0;
+  lddb_map m = 0;
+  ASSERT_EQ(lddb_database_open(db_path("any-angle-4.lddb").c_str(), &any), LDDB_OK) << lddb_last_error();
+  ASSERT_EQ(lddb_map_create(40, 40, 4, &m), LDDB_OK);
+  for (int i = 0; i < 30; ++i) ASSERT_EQ(lddb_map_set_blocked(m, 5 + i, 20 - i / 2, 1), LDDB_OK);
+  lddb_options o;
+  ASSERT_EQ(lddb_options_init(&o), LDDB_OK);
+  EXPECT_EQ(o.version, 5u);
+  EXPECT_EQ(o.smooth, LDDB_SMOOTH_DEFAULT);
+  lddb_result def{}, on{}, off{}, old{};
+  ASSERT_EQ(lddb_solve(ctx, any, m, {1, 39}, {39, 1}, &o, &def, path, 256), LDDB_OK) << lddb_last_error();
+  o.smooth = LDDB_SMOOTH_ON;
+  ASSERT_EQ(lddb_solve(ctx, any, m, {1, 39}, {39, 1}, &o, &on, path, 256), LDDB_OK) << lddb_last_error();
+  o.smooth = LDDB_SMOOTH_OFF;
+  ASSERT_EQ(lddb_solve(ctx, any, m, {1, 39}, {39, 1}, &o, &off, path, 256), LDDB_OK) << lddb_last_error();
+  o.version = 4;
+  o.smooth = 0;
+  ASSERT_EQ(lddb_solve(ctx, any, m, {1, 39}, {39, 1}, &o, &old, path, 256), LDDB_OK) << lddb_last_error();
+  EXPECT_EQ(def.path_count, on.path_count);
+  EXPECT_EQ(def.cost_fixed, on.cost_fixed);
+  EXPECT_LT(def.path_count, off.path_count);  // the raw Block A* path has needless waypoints
+  EXPECT_LE(def.length, off.length + 1e-9);
+  EXPECT_NEAR(def.cost, def.length, 1e-8);     // a smoothed path's cost is its segments'
+  EXPECT_EQ(old.path_count, off.path_count);
+  EXPECT_EQ(old.cost_fixed, off.cost_fixed);
+  o.smooth = -1;  // version 4: nonzero smooths
+  ASSERT_EQ(lddb_solve(ctx, any, m, {1, 39}, {39, 1}, &o, &old, path, 256), LDDB_OK) << lddb_last_error();
+  EXPECT_EQ(old.path_count, on.path_count);
+  EXPECT_EQ(lddb_map_free(m), LDDB_OK);
+  EXPECT_EQ(lddb_database_close(any), LDDB_OK);
+}
+
 TEST_F(c_api, an_older_shorter_options_struct_keeps_the_defaults) {
   lddb_options o = opts;
   o.struct_size = offsetof(lddb_options, smooth);  // knows algorithm and heuristic only

@@ -177,13 +177,18 @@ static void solve_all(lddb_context ctx, lddb_database db, lddb_map map, enum rul
     CHECK(count == n && same_points(path, again, n));
 
     /* Smoothed: same ends, never costlier. */
-    o.smooth = 1;
+    o.smooth = LDDB_SMOOTH_ON;
     CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &sized, again, MAX_PATH), LDDB_OK);
     CHECK(sized.path_count >= 2 && sized.path_count <= n);
     CHECK(again[0].x == start.x && again[sized.path_count - 1].x == goal.x);
     CHECK(sized.cost <= r.cost + 1e-6);
     check_path(rule, again, (size_t)sized.path_count, &sized, 1);
-    o.smooth = 0;
+    /* Raw: the search's own path, never shorter than the default one. */
+    o.smooth = LDDB_SMOOTH_OFF;
+    CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &o, &sized, again, MAX_PATH), LDDB_OK);
+    CHECK(sized.path_count >= n && sized.length >= r.length - 1e-9);
+    check_path(rule, again, (size_t)sized.path_count, &sized, 0);
+    o.smooth = LDDB_SMOOTH_DEFAULT;
 
     if (algorithm == LDDB_BLOCK_ASTAR) { /* sliced, a few blocks a call, == one-shot */
       lddb_result s;
@@ -369,7 +374,7 @@ static void landmarks(lddb_context ctx, lddb_database db, lddb_database other, l
   CHECK_STATUS(lddb_options_init(&plain), LDDB_OK);
   with = plain;
   with.landmarks = lm;
-  CHECK(with.version == 4);
+  CHECK(with.version == 5);
   for (k = 0; k < (rule == ANY_ANGLE ? 3 : 2); ++k) {
     plain.algorithm = with.algorithm = k == 0 ? LDDB_BLOCK_ASTAR : rule == ANY_ANGLE ? LDDB_THETA_STAR + k - 1 : LDDB_ASTAR;
     CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &plain, &a, NULL, 0), LDDB_OK);

@@ -139,7 +139,7 @@ TEST_F(cli_search, SolveTextReportsPathAndCheck) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   const double want = oracle::least_cost(lddb::rule::octile(), oracle_grid(kMapText), {0, 0}, {19, 11});
   char text[64];
-  std::snprintf(text, sizeof text, "cost       %.4f (the rule's)\n", want);
+  std::snprintf(text, sizeof text, "cost       %.6f (the rule's)\n", want);
   EXPECT_NE(r.out.find(text), std::string::npos) << "want " << want << "\n" << r.out;
 }
 
@@ -225,6 +225,39 @@ TEST_F(cli_search, SolveEveryAlgorithmGivesACheckedOptimalOrValidPath) {
   }
 }
 
+// The text and the JSON print the same cost and length (search_result's), the JSON at full
+// precision, the text at 6 decimals; a smoothed any-angle path's cost is its length.
+TEST_F(cli_search, SolveTextAndJsonAgreeOnCostAndLength) {
+  const std::regex cost_line("\ncost +([0-9.]+) "), length_line("\nlength +([0-9.]+) ");
+  for (const std::string& args :
+       {"--lddb " + db("any-angle-3.lddb"), "--lddb " + db("any-angle-3.lddb") + " --raw", std::string("--algo theta"),
+        "--lddb " + db("octile-3.lddb"), "--lddb " + db("octile-3.lddb") + " --smooth", std::string("--algo astar")}) {
+    SCOPED_TRACE(args);
+    const std::string solve = "solve " + map_arg() + " --from 0,0 --to 19,11 " + args;
+    const run_result text = run(solve), json = run(solve + " --json");
+    ASSERT_EQ(text.status, 0) << text.all();
+    ASSERT_EQ(json.status, 0) << json.all();
+    const nlohmann::json j = solve_json(*this, json);
+    std::smatch c, l;
+    ASSERT_TRUE(std::regex_search(text.out, c, cost_line)) << text.out;
+    ASSERT_TRUE(std::regex_search(text.out, l, length_line)) << text.out;
+    EXPECT_EQ(c[1].str().size() - c[1].str().find('.') - 1, 6u) << text.out;
+    EXPECT_NEAR(std::stod(c[1].str()), j["cost"].get<double>(), 5.0000001e-7) << text.out << json.out;
+    EXPECT_NEAR(std::stod(l[1].str()), j["length"].get<double>(), 5.0000001e-7) << text.out << json.out;
+    const bool any_angle = args.find("octile") == std::string::npos && args.find("astar") == std::string::npos;
+    const bool raw = args.find("--raw") != std::string::npos;
+    EXPECT_EQ(j["smoothed"].get<bool>(), any_angle ? !raw : args.find("--smooth") != std::string::npos);
+    // Smoothed any-angle: the cost is the segments' (to 2^-33 each); raw Block A*: the stored
+    // lengths' sum, within 2^-12 a block; octile with the default diagonal: the length.
+    EXPECT_NEAR(j["cost"].get<double>(), j["length"].get<double>(), raw ? 1e-2 : 1e-8) << json.out;
+  }
+  // The default any-angle path is the raw one smoothed: no more waypoints, no longer.
+  const std::string any = "solve " + map_arg() + " --from 0,0 --to 19,11 --json --lddb " + db("any-angle-3.lddb");
+  const nlohmann::json def = solve_json(*this, run(any)), raw = solve_json(*this, run(any + " --raw"));
+  EXPECT_LE(def["path"].size(), raw["path"].size());
+  EXPECT_LE(def["length"].get<double>(), raw["length"].get<double>() + 1e-9);
+}
+
 TEST_F(cli_search, SolveDefaultDatabaseComesFromTheDataDir) {
   const run_result r = run("solve " + map_arg() + " --from 0,0 --to 19,11", "LDDB_DATA_DIR=" + quote(data_));
   ASSERT_EQ(r.status, 0) << r.all();
@@ -262,7 +295,7 @@ TEST_F(cli_search, SolveFixedBlocksAgainstOpenSquares) {
   const run_result text_fixed = run("solve --map " + quote(path("empty.map")) + " --from 0,0 --to 29,17 --lddb " +
                                     db("any-angle-3.lddb") + " --fixed-blocks");
   ASSERT_EQ(text_fixed.status, 0) << text_fixed.all();
-  EXPECT_NE(text_fixed.out.find("heuristic euclidean, fixed blocks"), std::string::npos) << text_fixed.out;
+  EXPECT_NE(text_fixed.out.find("heuristic euclidean, smoothed, fixed blocks"), std::string::npos) << text_fixed.out;
 }
 
 // Tile and octile keep fixed blocks unless bench --open-squares asks for squares: the same
@@ -358,6 +391,16 @@ TEST_F(cli_search, SolveBadOptions) {
   expect_clean_failure(run("solve " + map_arg() + q + " --algo dijkstra"), "dijkstra", 2);
   expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --rule hexagonal"), "--rule", 2);
   expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --heuristic wishful"), "--heuristic", 2);
+  // A heuristic that overestimates the rule's costs gives longer paths: refused, also with a weight.
+  for (const std::string& w : {std::string(""), std::string(" --weight 2")}) {
+    expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --heuristic manhattan" + w),
+                         "--heuristic manhattan overestimates costs under rule octile", 2);
+    expect_clean_failure(run("solve " + map_arg() + " --from 0,0 --to 19,11 --algo theta --heuristic octile" + w),
+                         "drop --heuristic for the rule's own (euclidean)", 2);
+    expect_clean_failure(run("bench --scen x.scen --lddb " + db("any-angle-3.lddb") + " --heuristic manhattan" + w),
+                         "rule any-angle", 2);
+  }
+  expect_clean_failure(run("solve " + map_arg() + q + " --smooth --raw"), "--smooth and --raw", 2);
   expect_clean_failure(run("solve " + map_arg() + q + " --rule tile --lddb " + db("octile-3.lddb")), "rule mismatch", 2);
   expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --rule any-angle"), "rule mismatch", 2);
   expect_clean_failure(run("solve " + map_arg() + q + " --algo theta --rule octile"), "rule mismatch", 2);
@@ -474,9 +517,10 @@ TEST_F(cli_search, BenchOldFormatAndOtherAlgorithms) {
     if (algo.find("theta") != std::string::npos || algo.find("any-angle") != std::string::npos) {
       EXPECT_NE(r.out.find("not checked against them"), std::string::npos) << r.out;
     }
-    if (algo.find("--smooth") != std::string::npos) {
-      EXPECT_NE(read_file(csv).find(",smooth_nanoseconds"), std::string::npos);
-    }
+    // The summary says whether the paths were smoothed: any-angle ones are by default.
+    const bool smoothed = algo.find("--smooth") != std::string::npos || algo.find("theta") != std::string::npos ||
+                          algo.find("any-angle") != std::string::npos;
+    EXPECT_EQ(r.out.find("paths smoothed") != std::string::npos, smoothed) << r.out;
   }
 }
 

@@ -142,13 +142,18 @@ struct variant {
 inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::database>& db, const lddb::rule& r) {
   using namespace lddb;
   std::vector<variant> v;
+  // The searches' own paths (smooth = false), as recorded before any-angle paths were
+  // smoothed by default; the smoothed ones are the "smooth" variants.
+  struct raw_options : search_options {
+    explicit raw_options(heuristic_kind h) : search_options(h) { smooth = false; }
+  };
   const heuristic_kind hd = default_heuristic(r);
   auto block = [db](search_options o) {
     return [db, o](const grid_map& m, point s, point t, search_context& c, search_result& out) {
       block_astar(*db, m, s, t, o, c, out);
     };
   };
-  search_options base(hd);
+  raw_options base(hd);
   v.push_back({"block-astar", block(base)});
   // Landmarks: four, farthest, built on the first query of each map and kept for the rest.
   auto landmarks = std::make_shared<std::pair<std::uint64_t, landmark_set>>();
@@ -159,21 +164,21 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
   };
   v.push_back({"block-astar/landmarks-4", [db, hd, with_landmarks](const grid_map& m, point s, point t,
                                                                    search_context& c, search_result& out) {
-                 block_astar(*db, m, s, t, with_landmarks(m, search_options(hd)), c, out);
+                 block_astar(*db, m, s, t, with_landmarks(m, raw_options(hd)), c, out);
                }});
-  search_options rec(hd);
+  raw_options rec(hd);
   rec.record_expanded = true;
   v.push_back({"block-astar/record", block(rec)});
-  v.push_back({"block-astar/zero-h", block(search_options(heuristic_kind::zero))});
-  search_options budget(hd);
+  v.push_back({"block-astar/zero-h", block(raw_options(heuristic_kind::zero))});
+  raw_options budget(hd);
   budget.max_expansions = 7;
   v.push_back({"block-astar/budget-7", block(budget)});
-  search_options expect(hd);
+  raw_options expect(hd);
   expect.expected_rule = r.kind == rule_kind::tile ? rule::octile() : rule::tile();
   v.push_back({"block-astar/expect-other-rule", block(expect)});
   v.push_back({"block-astar/sliced-3", [db, hd](const grid_map& m, point s, point t, search_context& c,
                                                search_result& out) {
-                 search_options o(hd);
+                 raw_options o(hd);
                  o.max_expansions = 500;
                  out = block_astar_begin(*db, m, s, t, o, c);
                  int slices = 0;
@@ -183,47 +188,41 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                  }
                  out.stats.los_checks ^= static_cast<std::uint64_t>(slices) << 40;
                }});
-  search_options large(hd);  // open squares up to 16 x 16 blocks
+  raw_options large(hd);  // open squares up to 16 x 16 blocks
   large.open_squares = true;
   large.square_levels = search_options::kMaxSquareLevels;
   v.push_back({"block-astar/large-squares", block(large)});
   if (r.on_vertices()) {
-    search_options fixed(hd);
+    raw_options fixed(hd);
     fixed.open_squares = false;
     v.push_back({"block-astar/fixed-blocks", block(fixed)});
-    search_options portable(hd);
+    raw_options portable(hd);
     portable.vector_kernels = false;
     v.push_back({"block-astar/portable", block(portable)});
-    v.push_back({"block-astar/smooth", [db, hd](const grid_map& m, point s, point t, search_context& c,
-                                                search_result& out) {
-                   block_astar(*db, m, s, t, search_options(hd), c, out);
-                   if (out.found()) {
-                     out.path = smooth_path(db->movement(), m, out.path);
-                     out.length = path_length(out.path);
-                   }
-                 }});
+    // The library's default for any-angle: smoothed, its cost the smoothed path's.
+    v.push_back({"block-astar/smooth", block(search_options{})});
     v.push_back({"theta", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-                   theta_star(r, m, s, t, search_options(hd), c, out);
+                   theta_star(r, m, s, t, raw_options(hd), c, out);
                  }});
     v.push_back({"lazy-theta", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-                   lazy_theta_star(r, m, s, t, search_options(hd), c, out);
+                   lazy_theta_star(r, m, s, t, raw_options(hd), c, out);
                  }});
   } else {
-    search_options squares(hd);  // off by default for the cell rules
+    raw_options squares(hd);  // off by default for the cell rules
     squares.open_squares = true;
     v.push_back({"block-astar/open-squares", block(squares)});
     v.push_back({"astar", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-                   astar(r, m, s, t, search_options(hd), c, out);
+                   astar(r, m, s, t, raw_options(hd), c, out);
                  }});
     v.push_back({"astar/landmarks-4", [r, hd, with_landmarks](const grid_map& m, point s, point t, search_context& c,
                                                               search_result& out) {
-                   astar(r, m, s, t, with_landmarks(m, search_options(hd)), c, out);
+                   astar(r, m, s, t, with_landmarks(m, raw_options(hd)), c, out);
                  }});
     v.push_back({"astar/zero-h", [r](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-                   astar(r, m, s, t, search_options(heuristic_kind::zero), c, out);
+                   astar(r, m, s, t, raw_options(heuristic_kind::zero), c, out);
                  }});
     v.push_back({"smooth", [db, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-                   block_astar(*db, m, s, t, search_options(hd), c, out);
+                   block_astar(*db, m, s, t, raw_options(hd), c, out);
                    if (out.found()) {
                      out.path = smooth_path(db->movement(), m, out.path);
                      out.length = path_length(out.path);

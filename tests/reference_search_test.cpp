@@ -409,9 +409,9 @@ TEST(Edge, RecordExpanded) {
   EXPECT_TRUE(lddb::astar(rule::octile(), t.map, s, g, search_options(heuristic_kind::octile), ctx).expanded.empty());
 }
 
-// Any heuristic may be asked for; the inadmissible ones still give legal paths (A* re-opens
-// closed cells when it finds them cheaper, so it also terminates with a correct cost).
-TEST(Heuristics, EveryKindGivesLegalPaths) {
+// Every admissible heuristic gives an optimal legal path; an inadmissible one is refused
+// (it would give longer paths), whatever the weight.
+TEST(Heuristics, AdmissibleKindsGiveOptimalPathsOthersAreRefused) {
   std::mt19937_64 rng(2718);
   search_context ctx;
   const heuristic_kind all[] = {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile,
@@ -424,12 +424,17 @@ TEST(Heuristics, EveryKindGivesLegalPaths) {
       const double best = oracle::least_cost(r, t.grid, s, g);
       for (heuristic_kind h : all) {
         const auto res = lddb::astar(r, t.map, s, g, search_options(h), ctx);
+        const auto& hs = admissible(r);
+        if (std::find(hs.begin(), hs.end(), h) == hs.end()) {
+          EXPECT_EQ(res.status, lddb::search_status::invalid_option) << r.name() << " " << lddb::heuristic_name(h);
+          continue;
+        }
         ASSERT_EQ(res.found(), best != oracle::kInf);
         if (!res.found()) continue;
         const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
         ASSERT_TRUE(rep.ok) << rep.why;
         EXPECT_NEAR(lddb::cost_to_double(res.cost), rep.length, kEps);  // the cost is the path's own
-        EXPECT_GE(rep.length, best - kEps);
+        EXPECT_NEAR(rep.length, best, kEps);
       }
     }
   }

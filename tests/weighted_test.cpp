@@ -107,9 +107,12 @@ search_result run(algo a, const rule& r, const grid_map& map, point s, point g, 
   return {};
 }
 
+// The searches' own paths: the bound is on them, not on the smoothed ones a game gets by
+// default (smoothing can shorten the path at weight 1 more than at weight w).
 search_options options_for(const rule& r, double w) {
   search_options o(lddb::default_heuristic(r));
   o.weight = w;
+  o.smooth = false;
   return o;
 }
 

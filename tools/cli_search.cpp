@@ -141,7 +141,9 @@ std::shared_ptr<const database> open_database(const std::string& path) {
 search_setup make_setup(algorithm algo, const setup_options& o) {
   search_setup s;
   s.algo = algo;
-  s.smooth = o.smooth;
+  if (o.smooth && o.raw) throw usage_error("--smooth and --raw exclude each other");
+  if (o.smooth) s.smooth = true;
+  if (o.raw) s.smooth = false;
   if (o.fixed_blocks && o.open_squares) throw usage_error("--fixed-blocks and --open-squares exclude each other");
   if (o.fixed_blocks) s.open_squares = false;
   if (o.open_squares) s.open_squares = true;
@@ -193,6 +195,15 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
       break;
   }
   s.heuristic = o.heuristic ? parse_heuristic(*o.heuristic, "--heuristic") : default_heuristic(s.movement);
+  if (!heuristic_admissible(s.heuristic, s.movement)) {
+    std::string ok;
+    for (heuristic_kind h : {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile, heuristic_kind::euclidean})
+      if (heuristic_admissible(h, s.movement)) ok += std::string(ok.empty() ? "" : ", ") + heuristic_name(h);
+    throw usage_error(std::string("--heuristic ") + heuristic_name(s.heuristic) + " overestimates costs under rule " +
+                      s.movement.name() + " (not admissible: it would give longer paths, with --weight too); drop " +
+                      "--heuristic for the rule's own (" + heuristic_name(default_heuristic(s.movement)) +
+                      ") or use one of " + ok + "; --weight W searches faster with a bound");
+  }
   if (o.weight) s.weight = parse_weight(*o.weight, "--weight");
   s.landmarks = o.landmarks;
   if (o.placement) {
@@ -239,6 +250,7 @@ query_run run_query(const search_setup& s, const grid_map& map, point start, poi
 void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                 query_run& q, bool record_expanded, const landmark_set* landmarks) {
   search_options options(s.heuristic);
+  options.smooth = s.smooth;
   options.landmarks = landmarks;
   options.record_expanded = record_expanded;
   options.open_squares = s.open_squares;
@@ -291,8 +303,6 @@ std::string time_text(const query_run& q) {
 }
 
 void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q) {
-  using clock = std::chrono::steady_clock;
-  q.smooth_ns = 0;
   if (!q.result.found()) {
     q.path.clear();
     q.check = check_result{};
@@ -301,16 +311,9 @@ void finish_query(const search_setup& s, const grid_map& map, point start, point
     q.length = NAN;
     return;
   }
-  if (s.smooth) {
-    const auto t2 = clock::now();
-    q.path = smooth_path(s.movement, map, q.result.path);
-    q.smooth_ns = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t2).count());
-  } else {
-    q.path = q.result.path;
-  }
+  q.path = q.result.path;
   // Smoothed cell paths keep only their turning points: straight runs of unit moves.
-  const cell_steps steps = s.smooth ? cell_steps::runs : cell_steps::unit;
+  const cell_steps steps = s.smoothed() ? cell_steps::runs : cell_steps::unit;
   q.check = check_path(s.movement, map, start, goal, q.path, steps);
   q.length = q.check.valid ? q.check.length : path_length(q.path);
 }

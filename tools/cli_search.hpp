@@ -55,14 +55,15 @@ struct search_setup {
   rule movement;
   std::shared_ptr<const database> db;  // block-astar only
   std::string db_path;
-  heuristic_kind heuristic = heuristic_kind::octile;
-  bool smooth = false;
+  heuristic_kind heuristic = heuristic_kind::octile;  // the rule's own unless --heuristic (admissible) says
+  std::optional<bool> smooth{};        // search_options::smooth (unset: the rule's default, any-angle smoothed)
   std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   int landmarks = 0;          // landmarks to build for each map (0: none)
   landmark_placement placement = landmark_placement::farthest;
   std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
+  bool smoothed() const { return smooth.value_or(movement.on_vertices()); }  // are the paths smoothed?
 };
 struct setup_options {
   std::optional<std::string> rule_text, lddb, heuristic;
@@ -73,7 +74,10 @@ struct setup_options {
   int landmarks = 0;                     // --landmarks
   std::optional<std::string> placement{};  // --landmark-placement
   std::optional<int> square_levels{};      // --square-levels
+  bool raw = false;                        // --raw: the search's own path, not smoothed
 };
+// Throws usage_error also for a --heuristic not admissible for the rule (whatever the
+// weight: search_options::heuristic says why) and for --smooth with --raw.
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).
 int block_size_for(const search_setup& s);
@@ -105,13 +109,12 @@ std::string endpoint_problem(const rule& r, const grid_map& map, point p);
 // ----------------------------------------------------------------------------- one query
 
 struct query_run {
-  search_result result;       // as the search returned it (path unsmoothed)
-  std::vector<point> path;    // the path reported: smoothed when asked for
+  search_result result;       // as the search returned it (smoothed when the setup's smooth says)
+  std::vector<point> path;    // result.path, the path reported
   // The rule's cost of `path` as the checker recomputes it when valid, else path_length;
   // equal to the Euclidean length but for octile rules with another diagonal cost.
   double length = 0;
-  std::uint64_t search_ns = 0;  // the search call alone
-  std::uint64_t smooth_ns = 0;  // smooth_path alone
+  std::uint64_t search_ns = 0;  // the search call alone (smoothing included: the library does it)
   check_result check;         // of `path`; valid is false when no path was found
   std::size_t state_bytes = 0;  // ctx.memory_bytes() right after the search
   // search_ns is one call (1), or the median of this many warm runs (run_query_warm).
@@ -121,8 +124,8 @@ query_run run_query(const search_setup& s, const grid_map& map, point start, poi
                     bool record_expanded = false, const landmark_set* landmarks = nullptr);
 // run_query in two steps, for callers that reuse their query_runs (the result's vectors
 // keep their capacity) or run the steps on several threads: run_search makes the timed
-// search call alone (result, search_ns, state_bytes); finish_query then smooths when asked
-// and checks the path (path, length, check, smooth_ns).
+// search call alone (result, search_ns, state_bytes); finish_query then checks the path
+// (path, length, check).
 void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                 query_run& q, bool record_expanded = false, const landmark_set* landmarks = nullptr);
 void finish_query(const search_setup& s, const grid_map& map, point start, point goal, query_run& q);

@@ -4,7 +4,9 @@
 // batch_solver (lddb/batch.hpp) of --threads workers, each with its own search_context
 // that stays warm for the whole run; with one thread every query runs on the main thread
 // as before. Only the search call is timed (steady_clock, per query, on the thread that
-// runs it), not loading, smoothing or checking; the wall time of the batches' search
+// runs it), not loading or checking; the search call smooths any-angle paths (the
+// library's default, what a game gets; --raw times and measures the searches' own paths);
+// the wall time of the batches' search
 // phases gives the throughput. Each path is then checked by the independent checker (on
 // the same threads), and the rows are written and summed in scenario order, so every
 // output but the times is the same for every thread count.
@@ -54,7 +56,7 @@ struct bench_args {
   std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths, weight, placement;
   int landmarks = 0;
   std::string algo = "block-astar";
-  bool smooth = false;
+  bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
   std::optional<int> square_levels;
   std::optional<std::uint64_t> limit;  // queries per scenario file
@@ -66,7 +68,9 @@ the path the scenario names if it exists beside the scenario, else the file of t
 base name beside it; --map overrides it for a single scenario file. --limit N runs the
 first N queries of each file. A query whose start or goal cell is not passable (blocked
 on the map, e.g. water) is skipped: it is counted as "skipped: start/goal not passable",
-not searched and not a failure. Only the search call is timed. --threads N solves the
+not searched and not a failure. Only the search call is timed. Paths are as the library
+gives them by default: any-angle smoothed in the search call (timed with it), tile and
+octile every cell; --raw measures the searches' own paths, --smooth smooths cell paths. --threads N solves the
 queries N at a time (lddb/batch.hpp; one search context per thread); every path is still
 checked, and every output but the times is the same for any N. The summary ends with the
 searches' wall time and throughput (queries/s), the largest search state of one context
@@ -157,9 +161,10 @@ std::vector<std::string> scenario_files(const std::string& path) {
 int run_bench(const bench_args& a) {
   if (a.scen.empty()) throw usage_error("--scen is required (a .scen file or a folder)");
   const algorithm algo = parse_algorithm(a.algo, "--algo");
-  const search_setup s =
-      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares,
-                                     a.landmarks, a.placement, a.square_levels});
+  setup_options options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares,
+                        a.landmarks, a.placement, a.square_levels};
+  options.raw = a.raw;
+  const search_setup s = make_setup(algo, options);
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
     throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");
@@ -177,8 +182,7 @@ int run_bench(const bench_args& a) {
   if (a.csv) {
     csv.emplace("--csv", *a.csv);
     csv->write(std::string("id,scenario,line,map,bucket,start_x,start_y,goal_x,goal_y,status,length,optimal,expanded,"
-                           "heap_ops,nanoseconds,valid") +
-               (s.smooth ? ",smooth_nanoseconds\n" : "\n"));
+                           "heap_ops,nanoseconds,valid\n"));
   }
   if (a.paths) paths.emplace("--paths", *a.paths);
   std::map<std::string, totals> per_map, per_folder;
@@ -250,7 +254,7 @@ int run_bench(const bench_args& a) {
                           (map->blocked(q.start.x, q.start.y) ? "start " + point_text(q.start) : "goal " + point_text(q.goal)) +
                           " is blocked";
         if (csv)
-          csv->write(csv_query(q, file) + ",skipped,," + format_fixed(q.optimal, 5) + ",0,0,0,0" + (s.smooth ? ",0\n" : "\n"));
+          csv->write(csv_query(q, file) + ",skipped,," + format_fixed(q.optimal, 5) + ",0,0,0,0\n");
         if (paths) paths->write(std::to_string(id) + "\n");
         ++id;
         continue;
@@ -284,7 +288,6 @@ int run_bench(const bench_args& a) {
                (r.result.found() ? format_fixed(r.length, 6) : "") + "," + format_fixed(q.optimal, 5) + "," +
                std::to_string(r.result.stats.expanded) + "," + std::to_string(r.result.stats.heap_ops) + "," +
                std::to_string(r.search_ns) + "," + (r.check.valid ? "1" : "0");
-        if (s.smooth) row += "," + std::to_string(r.smooth_ns);
         csv->write(row + "\n");
       }
       if (paths) {
@@ -354,7 +357,9 @@ int run_bench(const bench_args& a) {
   if (paths) paths->commit();
 
   std::printf("%s, heuristic %s%s%s; %zu scenario file%s, %llu queries%s\n", s.label().c_str(),
-              heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "",
+              heuristic_name(s.heuristic), !s.movement.on_vertices() ? (s.smoothed() ? ", paths smoothed" : "")
+              : s.smoothed()            ? ", paths smoothed (the default)"
+                                        : ", raw paths (--raw)",
               s.db ? (", database " + s.db_path).c_str() : "", files.size(), files.size() == 1 ? "" : "s",
               static_cast<unsigned long long>(all.queries + all.skipped),
               all.skipped ? (" (" + std::to_string(all.skipped) + " skipped)").c_str() : "");
@@ -425,11 +430,14 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--algo,-a", a->algo, "block-astar, astar, theta or lazy-theta")->capture_default_str();
   cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
-  cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
+  cmd->add_option("--heuristic", a->heuristic,
+                  "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
+                  "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
-  cmd->add_flag("--smooth", a->smooth, "Smooth every path (timed apart)");
+  cmd->add_flag("--smooth", a->smooth, "Smooth every path (the default for any-angle; timed in the search call)");
+  cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,
                 "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
   cmd->add_flag("--open-squares", a->open_squares,

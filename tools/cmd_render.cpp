@@ -20,7 +20,7 @@ struct render_args {
   std::optional<std::string> from, to, rule_text, lddb, heuristic, weight, placement;
   int landmarks = 0;
   std::vector<std::string> algos;
-  bool smooth = false;
+  bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
   std::optional<int> square_levels;
   std::string out;
@@ -33,6 +33,12 @@ Examples:
   lddb render --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
       --algo theta --algo astar --out arena-paths.svg
 )";
+
+// The legend names the paths' smoothing when it is not the rule's default.
+std::string smoothing_note(const search_setup& s) {
+  if (s.smoothed() == s.movement.on_vertices()) return "";
+  return s.smoothed() ? ", smoothed" : ", raw";
+}
 
 int run_render(const render_args& a) {
   if (a.from.has_value() != a.to.has_value()) throw usage_error(a.from ? "--from needs --to" : "--to needs --from");
@@ -49,6 +55,7 @@ int run_render(const render_args& a) {
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
     setup_options o{a.rule_text,   std::nullopt, a.heuristic, a.smooth, a.fixed_blocks,
                     a.weight,      a.open_squares, a.landmarks, a.placement, a.square_levels};
+    o.raw = a.raw;
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -113,11 +120,10 @@ int run_render(const render_args& a) {
       runs.push_back(run_query(s, own, *from, *to, ctx, true, set));
       runs.back().search_ns = timed.search_ns;
       runs.back().timed_runs = timed.timed_runs;
-      runs.back().smooth_ns = timed.smooth_ns;
     }
   }
   for (std::size_t k = 0; k < setups.size(); ++k)
-    pic.searches.push_back(svg_search{setups[k].label() + (setups[k].smooth ? ", smoothed" : ""), &setups[k],
+    pic.searches.push_back(svg_search{setups[k].label() + smoothing_note(setups[k]), &setups[k],
                                       k < runs.size() ? &runs[k] : nullptr});
 
   write_file_atomically(a.out, render_svg(pic));
@@ -155,11 +161,14 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--algo,-a", a->algos, "Algorithm to draw (repeatable): NAME or NAME:RULE");
   cmd->add_option("--rule,-r", a->rule_text, "Movement rule for every algorithm without its own");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar");
-  cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean");
+  cmd->add_option("--heuristic", a->heuristic,
+                  "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
+                  "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
-  cmd->add_flag("--smooth", a->smooth, "Smooth the paths");
+  cmd->add_flag("--smooth", a->smooth, "Smooth the paths (the default for any-angle; tile and octile: turning points)");
+  cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,
                 "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
   cmd->add_flag("--open-squares", a->open_squares,

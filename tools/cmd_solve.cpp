@@ -1,8 +1,10 @@
 // tools/cmd_solve.cpp: `lddb solve`: one query on a map, its path checked.
 //
 // Prints the waypoints, cost (the rule's) and length (Euclidean), expansions, heap operations, time (the median of
-// kWarmRuns warm runs, cli_search.hpp) and status, then what
-// the independent checker (lddb/checker.hpp) says of the path. Exit status 0 when a path
+// kWarmRuns warm runs, cli_search.hpp) and status, then what the independent checker
+// (lddb/checker.hpp) says of the path. Cost and length are the result's fields
+// (search_result::cost and length) in both outputs: the JSON at full precision, the text
+// with kDecimals decimals. Exit status 0 when a path
 // was found and is valid, 1 when there is no path or the path is invalid.
 #include <cstdio>
 
@@ -21,6 +23,7 @@ struct solve_args {
   std::optional<std::string> rule_text, algo, lddb, heuristic, weight, placement;
   int landmarks = 0;
   bool smooth = false;
+  bool raw = false;
   bool json = false;
   bool fixed_blocks = false;  // Block A* without open squares (the paper's blocks)
   bool open_squares = false;  // Block A* with open squares under tile and octile too
@@ -29,16 +32,20 @@ struct solve_args {
 
 const char* const kSolveFooter = R"(Examples:
   lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30
-  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --smooth
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --raw
   lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo theta --json
 )";
+
+// The text output's decimals for cost and length.
+constexpr int kDecimals = 6;
 
 int run_solve(const solve_args& a) {
   const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
-  const search_setup s =
-      make_setup(algo, setup_options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares, a.landmarks,
-                                     a.placement, a.square_levels});
+  setup_options options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares, a.landmarks,
+                        a.placement, a.square_levels};
+  options.raw = a.raw;
+  const search_setup s = make_setup(algo, options);
   const grid_map map = load_map_or_fail(a.map, block_size_for(s));
   const std::optional<map_landmarks> landmarks = build_landmarks(s, map);
   if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
@@ -70,7 +77,7 @@ int run_solve(const solve_args& a) {
       j["landmark_build_ms"] = landmarks->build_ms;
       j["landmark_bytes"] = landmarks->set.memory_bytes();
     }
-    j["smoothed"] = s.smooth;
+    j["smoothed"] = s.smoothed();
     if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares.value_or(true);
     j["from"] = {from.x, from.y};
     j["to"] = {to.x, to.y};
@@ -79,17 +86,16 @@ int run_solve(const solve_args& a) {
     nlohmann::json path = nlohmann::json::array();
     for (const point& p : q.path) path.push_back({p.x, p.y});
     j["path"] = path;
-    // cost: the rule's cost of the path (octile with diagonal 1.5 prices a diagonal 1.5);
-    // length: the Euclidean length of the waypoints. They differ only for such rules.
+    // search_result::cost and length (lddb/search.hpp): the rule's cost of the path and its
+    // Euclidean length.
     j["cost"] = r.found() ? nlohmann::json(cost_to_double(r.cost)) : nlohmann::json(nullptr);
-    j["length"] = r.found() ? nlohmann::json(path_length(q.path)) : nlohmann::json(nullptr);
+    j["length"] = r.found() ? nlohmann::json(r.length) : nlohmann::json(nullptr);
     j["expanded"] = r.stats.expanded;
     j["generated"] = r.stats.generated;
     j["heap_ops"] = r.stats.heap_ops;
     j["los_checks"] = r.stats.los_checks;
     j["microseconds"] = us;  // the median of timed_runs warm runs
     j["timed_runs"] = q.timed_runs;
-    if (s.smooth) j["smooth_microseconds"] = static_cast<double>(q.smooth_ns) / 1000.0;
     j["valid"] = q.check.valid;
     if (r.found() && !q.check.valid) j["check_error"] = q.check.error;
     std::printf("%s\n", j.dump(2).c_str());
@@ -97,7 +103,7 @@ int run_solve(const solve_args& a) {
     std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
     const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && s.open_squares == false;
     std::printf("algorithm  %s, rule %s, heuristic %s%s%s", algorithm_name(s.algo), s.movement.name().c_str(),
-                heuristic_name(s.heuristic), s.smooth ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
+                heuristic_name(s.heuristic), s.smoothed() ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
     if (s.weight != 1) std::printf(", weight %g", s.weight);
     std::printf("\n");
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
@@ -105,16 +111,14 @@ int run_solve(const solve_args& a) {
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
     std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());
     if (r.found()) {
-      std::printf("cost       %s (the rule's)\n", format_length(q.length).c_str());
-      std::printf("length     %s (Euclidean, of the waypoints)\n", format_length(path_length(q.path)).c_str());
+      std::printf("cost       %s (the rule's)\n", format_fixed(cost_to_double(r.cost), kDecimals).c_str());
+      std::printf("length     %s (Euclidean, of the waypoints)\n", format_fixed(r.length, kDecimals).c_str());
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
                 s.algo == algorithm::block_astar ? "nodes" : points);
     std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
-    std::printf("time       %s%s\n", time_text(q).c_str(),
-                s.smooth ? (" (+ " + format_fixed(static_cast<double>(q.smooth_ns) / 1000.0, 1) + " \u00b5s smoothing)").c_str()
-                         : "");
+    std::printf("time       %s%s\n", time_text(q).c_str(), s.smoothed() ? " (smoothing included)" : "");
     if (r.found())
       std::printf("check      %s\n", q.check.valid ? "valid" : ("INVALID: " + q.check.error).c_str());
   }
@@ -142,11 +146,16 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
   cmd->add_option("--algo,-a", a->algo, "block-astar (default), astar, theta or lazy-theta");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
-  cmd->add_option("--heuristic", a->heuristic, "zero, manhattan, octile or euclidean (default: the rule's)");
+  cmd->add_option("--heuristic", a->heuristic,
+                  "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
+                  "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_landmark_options(cmd, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
-  cmd->add_flag("--smooth", a->smooth, "Smooth the path (line-of-sight shortcuts)");
+  cmd->add_flag("--smooth", a->smooth,
+                "Smooth the path (line-of-sight shortcuts; the default for any-angle; tile and octile: the turning "
+                "points only)");
+  cmd->add_flag("--raw", a->raw, "The search's own path, not smoothed (the default for tile and octile)");
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,
                 "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");

@@ -261,6 +261,7 @@ LDDB_API lddb_status lddb_options_init(lddb_options* options) {
     options->version = LDDB_OPTIONS_VERSION;
     options->algorithm = LDDB_BLOCK_ASTAR;
     options->heuristic = LDDB_HEURISTIC_DEFAULT;
+    options->smooth = LDDB_SMOOTH_DEFAULT;
     options->open_squares = 1;
     options->weight = 1.0;
     return LDDB_OK;

@@ -22,11 +22,10 @@ struct context_object {
   std::mutex m;
   search_context ctx;
   search_result result;
-  std::vector<point> path;  // the last answer's path, smoothed when asked
+  std::vector<point> path;  // the last answer's path (smoothed by the search when its options say)
   cost_t cost = kUnreachable;
   // A sliced query in progress keeps what it reads alive.
   bool in_progress = false;
-  bool smooth = false;
   std::shared_ptr<const database> db;
   std::shared_ptr<const grid_map> map;
   std::shared_ptr<const landmark_set> landmarks;
@@ -44,19 +43,17 @@ struct batch_object {
 // lddb_options read and checked: the search's options and which search to run.
 struct setup {
   lddb_algorithm algorithm = LDDB_BLOCK_ASTAR;
-  bool smooth = false;
-  search_options options{heuristic_kind::zero};
+  search_options options;
   std::shared_ptr<const landmark_set> landmarks;  // held for the call; options.landmarks points at it
 };
 // OK, or INVALID_ARGUMENT naming the field.
 lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, setup* out);
 
-// Runs the setup's search; on a found path, smooths it when asked and prices it.
+// Runs the setup's search (which smooths the path when its options say) and prices it.
 void run_search(const setup& s, const database& db, const grid_map& map, point start, point goal,
                 search_context& ctx, search_result& r, std::vector<point>& path, cost_t& cost);
 // After a search ended (also from block_astar_continue): the final path and its cost.
-void finish_search(bool smooth, const rule& rule, const grid_map& map, search_result& r, std::vector<point>& path,
-                   cost_t& cost);
+void finish_search(const search_result& r, std::vector<point>& path, cost_t& cost);
 
 lddb_status status_of(search_status s);
 void fill_result(const search_result& r, const std::vector<point>& path, cost_t cost, lddb_result* out);

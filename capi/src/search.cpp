@@ -37,9 +37,20 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
     return fail(LDDB_INVALID_ARGUMENT, fn, "options: Theta* searches vertices, but the rule " + r.name() +
                                                " is a cell rule: use Block A* or A*");
   out->algorithm = alg;
-  out->smooth = o.smooth != 0;
-  out->options = search_options(o.heuristic == LDDB_HEURISTIC_DEFAULT ? default_heuristic(r)
-                                                                      : static_cast<heuristic_kind>(o.heuristic - 1));
+  out->options = search_options();  // LDDB_HEURISTIC_DEFAULT: the rule's own, chosen by the search
+  if (o.heuristic != LDDB_HEURISTIC_DEFAULT) {
+    const auto h = static_cast<heuristic_kind>(o.heuristic - 1);
+    if (!heuristic_admissible(h, r))
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  std::string("options: heuristic ") + heuristic_name(h) + " overestimates costs under rule " + r.name() +
+                      " (not admissible: it would give longer paths, at any weight); use LDDB_HEURISTIC_DEFAULT, the "
+                      "rule's own (" + heuristic_name(default_heuristic(r)) + "), or set weight for a faster search");
+    out->options.heuristic = h;
+  }
+  // smooth: negative (LDDB_SMOOTH_DEFAULT, version 5) the rule's default; 0 raw; positive
+  // smoothed. Before version 5 any nonzero value asked for smoothing.
+  if (o.version < 5 && o.smooth != 0) o.smooth = 1;
+  if (o.smooth >= 0) out->options.smooth = o.smooth > 0;
   out->options.max_expansions = o.max_expansions;
   if (o.open_squares == 0) out->options.open_squares = false;  // 1 (or another value): the rule's default
   if (o.open_squares == 2) out->options.open_squares = true;
@@ -72,22 +83,6 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
 
 namespace {
 
-// The rule's cost of a waypoint list whose cell segments are straight or 45-degree runs
-// (what smooth_path leaves) or any-angle segments.
-cost_t waypoint_cost(const rule& r, const std::vector<point>& path) {
-  cost_t c = 0;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const std::int64_t dx = std::llabs(path[i].x - path[i - 1].x), dy = std::llabs(path[i].y - path[i - 1].y);
-    const auto diag = static_cast<cost_t>(std::min(dx, dy)), straight = static_cast<cost_t>(std::max(dx, dy)) - diag;
-    switch (r.kind) {
-      case rule_kind::tile: c += static_cast<cost_t>(dx + dy) * kCostOne; break;
-      case rule_kind::octile: c += straight * kCostOne + diag * r.diagonal; break;
-      case rule_kind::any_angle: c += euclid_cost(dx, dy); break;
-    }
-  }
-  return c;
-}
-
 // Points off the lattice are refused here, so no search sees coordinates near INT_MAX.
 bool on_lattice(const rule& r, const grid_map& map, point p) {
   const int extra = r.on_vertices() ? 1 : 0;
@@ -98,17 +93,10 @@ std::string point_text(point p) { return "(" + std::to_string(p.x) + ", " + std:
 
 }  // namespace
 
-void finish_search(bool smooth, const rule& rule, const grid_map& map, search_result& r, std::vector<point>& path,
-                   cost_t& cost) {
-  cost = r.cost;
-  if (smooth && r.found()) {
-    path = smooth_path(rule, map, r.path);
-    cost = waypoint_cost(rule, path);
-    r.length = path_length(path);
-  } else {
-    path = r.path;
-  }
-  if (r.status != search_status::found && r.status != search_status::budget_exhausted) cost = kUnreachable;
+void finish_search(const search_result& r, std::vector<point>& path, cost_t& cost) {
+  path = r.path;
+  const bool has_path = r.status == search_status::found || r.status == search_status::budget_exhausted;
+  cost = has_path ? r.cost : kUnreachable;
 }
 
 void run_search(const setup& s, const database& db, const grid_map& map, point start, point goal,
@@ -129,7 +117,7 @@ void run_search(const setup& s, const database& db, const grid_map& map, point s
       case LDDB_LAZY_THETA_STAR: lazy_theta_star(rl, map, start, goal, s.options, ctx, r); break;
     }
   }
-  finish_search(s.smooth, rl, map, r, path, cost);
+  finish_search(r, path, cost);
 }
 
 lddb_status status_of(search_status s) {
@@ -292,13 +280,12 @@ LDDB_API lddb_status lddb_search_begin(lddb_context ctx, lddb_database db, lddb_
       c.result = block_astar_begin(*h.db, *h.map, a, b, s.options, c.ctx);
       if (c.result.status == search_status::in_progress) {
         c.in_progress = true;
-        c.smooth = s.smooth;
         c.db = h.db;
         c.map = h.map;
         c.landmarks = s.landmarks;  // options.landmarks points into it until the query ends
         c.cost = kUnreachable;
       } else {
-        finish_search(s.smooth, h.db->movement(), *h.map, c.result, c.path, c.cost);
+        finish_search(c.result, c.path, c.cost);
       }
     }
     fill_result(c.result, c.path, c.cost, result);
@@ -319,7 +306,7 @@ LDDB_API lddb_status lddb_search_continue(lddb_context ctx, uint64_t max_expansi
     c.result = block_astar_continue(c.ctx, max_expansions);
     if (c.result.status != search_status::in_progress) {
       c.in_progress = false;
-      finish_search(c.smooth, c.db->movement(), *c.map, c.result, c.path, c.cost);
+      finish_search(c.result, c.path, c.cost);
       c.db.reset();
       c.map.reset();
       c.landmarks.reset();

@@ -153,7 +153,7 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path(r, start, goal, res);
   node_search_state& st = node_state(ctx);
-  switch (options.heuristic) {
+  switch (heuristic_for(options, r)) {
     case heuristic_kind::zero:
       astar_core<heuristic_kind::zero>(r, map, start, goal, options, st, res);
       break;
@@ -167,6 +167,7 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
       astar_core<heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
       break;
   }
+  finish_path(r, map, options, res);
 }
 
 }  // namespace lddb

@@ -31,9 +31,15 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 // (invalid_start, invalid_goal with a message naming the point, or found). Under the
 // default any-angle rule a start or goal on a double corner whose own cell is blocked is
 // refused too (endpoint_side -1). First of all, it refuses a search_options::weight out of
-// range (invalid_option).
+// range and a heuristic not admissible for the rule (invalid_option).
 bool prepare_endpoints(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                        search_result& res);
+
+// search_options::smooth on a search's answer (found or budget_exhausted), the last step of
+// every search: when the options ask for it, smooths res.path in place (no allocation),
+// counts the line-of-sight tests in res.stats.los_checks and sets `length`, and for
+// any-angle `cost`, from the new waypoints.
+void finish_path(const rule& r, const grid_map& map, const search_options& options, search_result& res);
 
 // search_options::landmarks when a search may use them on this map: set, not empty and
 // current (no cell freed since they were built); nullptr otherwise (the rule's own

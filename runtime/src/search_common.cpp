@@ -86,6 +86,21 @@ bool prepare_endpoints(const rule& r, const grid_map& map, point start, point go
                 *options.square_levels, search_options::kMaxSquareLevels);
     return false;
   }
+  if (options.heuristic && !heuristic_admissible(*options.heuristic, r)) {
+    res.status = search_status::invalid_option;
+    res.message = std::string("search_options::heuristic ") + heuristic_name(*options.heuristic) +
+                  " overestimates costs under rule " + r.name() + " (not admissible: it would give longer paths); " +
+                  "leave it unset for the rule's own (" + heuristic_name(default_heuristic(r)) + ") or choose one of";
+    const char* sep = " ";
+    for (heuristic_kind h : {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile, heuristic_kind::euclidean})
+      if (heuristic_admissible(h, r)) {
+        res.message += sep;
+        res.message += heuristic_name(h);
+        sep = ", ";
+      }
+    res.message += "; search_options::weight trades length for speed with a bound";
+    return false;
+  }
   if (options.landmarks != nullptr && !options.landmarks->empty() && !(options.landmarks->rule_of() == r)) {
     res.status = search_status::invalid_option;
     res.message = "search_options::landmarks were built for rule " + options.landmarks->rule_of().name() +
@@ -123,6 +138,33 @@ heuristic_kind default_heuristic(const rule& r) {
   }
   return heuristic_kind::zero;
 }
+
+bool heuristic_admissible(heuristic_kind h, const rule& r) {
+  switch (r.kind) {
+    case rule_kind::tile:  // unit straight moves: each kind is at most dx + dy
+      return true;
+    case rule_kind::octile:  // open space costs min * diagonal + (max - min) exactly
+      switch (h) {
+        case heuristic_kind::zero:
+        case heuristic_kind::octile:
+          return true;
+        case heuristic_kind::manhattan:
+          return r.diagonal >= kMaxDiagonalCost;
+        case heuristic_kind::euclidean:  // (1,1) decides: sqrt 2 against one diagonal
+          return r.diagonal >= euclid_cost(1, 1);
+      }
+      return false;
+    case rule_kind::any_angle:  // the straight line is the shortest
+      return h == heuristic_kind::zero || h == heuristic_kind::euclidean;
+  }
+  return false;
+}
+
+heuristic_kind heuristic_for(const search_options& options, const rule& r) {
+  return options.heuristic.value_or(default_heuristic(r));
+}
+
+bool smooths(const search_options& options, const rule& r) { return options.smooth.value_or(r.on_vertices()); }
 
 const char* heuristic_name(heuristic_kind h) {
   switch (h) {

@@ -12,8 +12,10 @@
 // Tile and octile: the moves are kept as they are; only the turning points are returned
 // (start, every point where the direction of travel changes, goal), so consecutive
 // returned points are joined by straight runs of identical unit moves.
+#include <algorithm>
 #include <cmath>
 
+#include "context.hpp"
 #include "lddb/search.hpp"
 #include "lddb/segments.hpp"
 
@@ -23,50 +25,69 @@ namespace {
 
 int sign(int v) { return (v > 0) - (v < 0); }
 
-// Drops repeated consecutive points.
-std::vector<point> without_repeats(const std::vector<point>& path) {
-  std::vector<point> out;
-  out.reserve(path.size());
-  for (const point& p : path)
-    if (out.empty() || !(out.back() == p)) out.push_back(p);
-  return out;
-}
-
-}  // namespace
-
-std::vector<point> smooth_path(const rule& r, const grid_map& map, const std::vector<point>& input) {
-  const std::vector<point> path = without_repeats(input);
-  if (path.size() <= 2) return path;
-  std::vector<point> out;
-  if (!r.on_vertices()) {
-    out.push_back(path.front());
-    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
-      const point a = path[i - 1], b = path[i], c = path[i + 1];
-      const bool same = sign(b.x - a.x) == sign(c.x - b.x) && sign(b.y - a.y) == sign(c.y - b.y);
-      if (!same) out.push_back(b);
-    }
-    out.push_back(path.back());
-    return out;
-  }
+// Smooths `path` (no two consecutive points equal) in place: each kept point is written at
+// an index no later than its own, and every later read is at or beyond the last kept
+// point's index, so nothing is read after it is overwritten. Counts segment_legal calls.
+void smooth_in_place(const rule& r, const grid_map& map, std::vector<point>& path, std::uint64_t& los_checks) {
   const std::size_t n = path.size();
+  if (n <= 2) return;
+  std::size_t kept = 1;  // path[0] stays
+  if (!r.on_vertices()) {
+    point a = path[0];
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+      const point b = path[i], c = path[i + 1];
+      const bool same = sign(b.x - a.x) == sign(c.x - b.x) && sign(b.y - a.y) == sign(c.y - b.y);
+      if (!same) path[kept++] = b;
+      a = b;
+    }
+    path[kept++] = path[n - 1];
+    path.resize(kept);
+    return;
+  }
   const bool sides = r.squeeze == squeezing::forbidden;
   const auto keeps_sides = [&](std::size_t i, std::size_t j) {
     const point a = path[i], b = path[j], a_next = path[i + 1], b_prev = path[j - 1];
     return turn_legal(r, map, a_next.x, a_next.y, a.x, a.y, b.x, b.y) &&
            turn_legal(r, map, b_prev.x, b_prev.y, b.x, b.y, a.x, a.y);
   };
+  const auto sees = [&](std::size_t i, std::size_t j) {
+    ++los_checks;
+    return segment_legal(r, map, path[i].x, path[i].y, path[j].x, path[j].y);
+  };
   std::size_t i = 0;
-  out.push_back(path[0]);
   while (i + 1 < n) {
     std::size_t j = n - 1;
     // (A path may come back to a point, on its other side: a jump there is no segment.)
-    while (j > i + 1 && (path[j] == path[i] || (sides && !keeps_sides(i, j)) ||
-                         !segment_legal(r, map, path[i].x, path[i].y, path[j].x, path[j].y)))
-      --j;
-    out.push_back(path[j]);
+    while (j > i + 1 && (path[j] == path[i] || (sides && !keeps_sides(i, j)) || !sees(i, j))) --j;
+    path[kept++] = path[j];
     i = j;
   }
-  return out;
+  path.resize(kept);
+}
+
+}  // namespace
+
+std::vector<point> smooth_path(const rule& r, const grid_map& map, const std::vector<point>& input) {
+  std::vector<point> path = input;
+  path.erase(std::unique(path.begin(), path.end()), path.end());
+  std::uint64_t los = 0;
+  smooth_in_place(r, map, path, los);
+  return path;
+}
+
+void finish_path(const rule& r, const grid_map& map, const search_options& options, search_result& res) {
+  if (!smooths(options, r) || res.path.empty()) return;
+  if (res.status != search_status::found && res.status != search_status::budget_exhausted) return;
+  res.path.erase(std::unique(res.path.begin(), res.path.end()), res.path.end());
+  smooth_in_place(r, map, res.path, res.stats.los_checks);
+  // Cells keep their moves, so their cost; a vertex path's segments are new.
+  if (r.on_vertices()) {
+    cost_t c = 0;
+    for (std::size_t k = 1; k < res.path.size(); ++k)
+      c += euclid_cost(res.path[k].x - res.path[k - 1].x, res.path[k].y - res.path[k - 1].y);
+    res.cost = c;
+  }
+  res.length = path_length(res.path);
 }
 
 double path_length(const std::vector<point>& path) {

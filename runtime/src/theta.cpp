@@ -273,7 +273,7 @@ void theta_search(const char* name, const rule& r, const grid_map& map, point st
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path(r, start, goal, res);
   node_search_state& st = node_state(ctx);
-  switch (options.heuristic) {
+  switch (heuristic_for(options, r)) {
     case heuristic_kind::zero:
       theta_rule<Lazy, heuristic_kind::zero>(r, map, start, goal, options, st, res);
       break;
@@ -287,6 +287,7 @@ void theta_search(const char* name, const rule& r, const grid_map& map, point st
       theta_rule<Lazy, heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
       break;
   }
+  finish_path(r, map, options, res);
 }
 
 }  // namespace

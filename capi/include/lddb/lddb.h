@@ -89,14 +89,24 @@ typedef enum lddb_algorithm {
 } lddb_algorithm;
 
 typedef enum lddb_heuristic {
-  LDDB_HEURISTIC_DEFAULT = 0, /* the admissible one for the rule */
+  LDDB_HEURISTIC_DEFAULT = 0, /* the rule's own: manhattan (tile), octile (octile), euclidean
+                                 (any-angle). Another one must be admissible for the rule (never
+                                 overestimate its costs, lddb/search.hpp heuristic_admissible:
+                                 tile any; octile zero, octile, euclidean when the diagonal costs
+                                 sqrt 2 or more, manhattan when it costs 2; any-angle zero and
+                                 euclidean), else INVALID_ARGUMENT, whatever the weight */
   LDDB_HEURISTIC_ZERO = 1,
   LDDB_HEURISTIC_MANHATTAN = 2,
   LDDB_HEURISTIC_OCTILE = 3,
   LDDB_HEURISTIC_EUCLIDEAN = 4
 } lddb_heuristic;
 
-#define LDDB_OPTIONS_VERSION 4
+/* lddb_options.smooth (version 5). */
+#define LDDB_SMOOTH_DEFAULT (-1) /* the rule's default: any-angle smoothed, tile and octile raw */
+#define LDDB_SMOOTH_OFF 0        /* the search's own path: every cell for tile and octile */
+#define LDDB_SMOOTH_ON 1
+
+#define LDDB_OPTIONS_VERSION 5
 
 /* Set by lddb_options_init; later versions only append fields, and the library reads only
  * the fields that struct_size covers. */
@@ -105,8 +115,14 @@ typedef struct lddb_options {
   uint32_t version;        /* LDDB_OPTIONS_VERSION */
   int32_t algorithm;       /* lddb_algorithm; default LDDB_BLOCK_ASTAR */
   int32_t heuristic;       /* lddb_heuristic; default LDDB_HEURISTIC_DEFAULT */
-  int32_t smooth;          /* nonzero: line-of-sight smoothing; cell paths then keep only their
-                              turning points, and cost is recomputed from them; default 0 */
+  int32_t smooth;          /* LDDB_SMOOTH_ON: line-of-sight smoothing (lddb/search.hpp,
+                              search_options::smooth); cell paths then keep only their turning
+                              points (their cost stays), any-angle paths lose needless
+                              waypoints and cost is recomputed from their segments.
+                              LDDB_SMOOTH_OFF: the search's own path. LDDB_SMOOTH_DEFAULT
+                              (negative; lddb_options_init's since version 5): the rule's
+                              default, smoothed for any-angle only. A struct of version 4 or
+                              less keeps its meaning: nonzero smooths, 0 does not. */
   int32_t open_squares;    /* Block A*: 0 the paper's fixed blocks; 1 (default) the rule's
                               default (open squares for any-angle only); 2 (version 4) open
                               squares for every rule: a free square of blocks is one node */
@@ -130,7 +146,10 @@ typedef struct lddb_options {
 typedef struct lddb_result {
   int32_t status;        /* lddb_status of the search: LDDB_OK when a path was found */
   int32_t reserved;
-  double cost;           /* the rule's cost of the path (what the search minimises); -1 without one */
+  double cost;           /* the rule's cost of the returned path (lddb/search.hpp,
+                              search_result::cost; for a smoothed any-angle path the sum of its
+                              segments' lengths, equal to length within 2^-33 a segment); -1
+                              without one */
   double length;         /* Euclidean length of the waypoints */
   uint64_t cost_fixed;   /* cost in fixed point (2^32 per unit); UINT64_MAX without a path */
   uint64_t expansions;   /* nodes expanded */

@@ -26,10 +26,19 @@ namespace lddb {
 
 class landmark_set;  // lddb/landmarks.hpp
 
+// Distances in open space: zero; Manhattan (dx + dy); octile (the cheaper axis's steps at
+// the rule's diagonal cost, the octile rule's own, sqrt 2 for the other rules, the rest
+// straight); Euclidean.
 enum class heuristic_kind : std::uint8_t { zero, manhattan, octile, euclidean };
-// The admissible default for a rule: Manhattan for tile, octile for octile, Euclidean for
-// any-angle.
+// The rule's own heuristic, admissible and consistent, and the best informed of its
+// admissible ones: Manhattan for tile, octile for octile, Euclidean for any-angle.
 heuristic_kind default_heuristic(const rule& r);
+// Does the heuristic never overestimate a cost under the rule, from the rule's move costs?
+// tile (unit straight moves): every kind (octile with sqrt 2 and Euclidean fall below
+// Manhattan); octile with diagonal d: zero and octile (exact in open space), Euclidean
+// when d >= sqrt 2, Manhattan only when d = 2; any-angle (straight segments): zero and
+// Euclidean. Every search refuses any other (invalid_option), see search_options::heuristic.
+bool heuristic_admissible(heuristic_kind h, const rule& r);
 const char* heuristic_name(heuristic_kind h);
 
 enum class search_status : std::uint8_t {
@@ -56,13 +65,21 @@ struct search_result {
   search_status status = search_status::no_path;
   std::string message;  // why, when not found
   // Cells for tile and octile: every cell from start to goal, each a legal move from the
-  // one before. Vertices for any-angle: the waypoints of the polyline.
+  // one before (with search_options::smooth set: only the start, the turning points and the
+  // goal, joined by straight or 45-degree runs of legal moves). Vertices for any-angle: the
+  // waypoints of the polyline, smoothed unless search_options::smooth is false.
   // budget_exhausted: the path to the most promising point reached (least g + h), so a
   // unit can start moving while the search goes on or is retried.
   std::vector<point> path;
-  // The rule's cost of `path`, fixed point (cost_to_double gives units of length): what the
-  // search minimises. Octile with a diagonal cost other than sqrt(2) prices each diagonal
-  // move at that cost, so there it differs from `length`.
+  // The rule's cost of `path`, fixed point (cost_to_double gives units of length). Tile and
+  // octile: the sum of its moves' costs, what the search minimises (octile with a diagonal
+  // cost other than sqrt(2) prices each diagonal move at that cost, so there it differs
+  // from `length`). Any-angle, smoothed (search_options::smooth, the default): the sum of
+  // its segments' Euclidean lengths, each rounded to 2^-32, so within 2^-33 a segment of
+  // `length`. Any-angle raw: what the search minimised, the same for Theta* and Lazy
+  // Theta*; for Block A*, the sum of the database's stored lengths, each rounded to its
+  // precision (2^-12 for the shipped files), so it may differ from `length` by up to
+  // 2^-13 a block crossed.
   cost_t cost = kUnreachable;
   // budget_exhausted: the least g + h still open; for tile and octile with an admissible
   // heuristic, a lower bound on the optimal cost. 0 when search_options::weight > 1.
@@ -70,7 +87,7 @@ struct search_result {
   // The Euclidean length of the waypoints, in double precision: the distance a unit walks,
   // whatever the rule charges for it (see `cost`).
   double length = 0;
-  search_stats stats;
+  search_stats stats;  // los_checks include those of smoothing
   // Blocks (Block A*) or cells/vertices (others) the search expanded, for pictures;
   // filled only when search_options::record_expanded is set.
   std::vector<point> expanded;
@@ -80,7 +97,22 @@ struct search_result {
 };
 
 struct search_options {
-  heuristic_kind heuristic;
+  // Unset (`search_options opt;`): the rule's own, default_heuristic of the query's rule
+  // (the database's for Block A*). A heuristic that is not admissible for the rule
+  // (heuristic_admissible) is refused with invalid_option, also with weight > 1: an
+  // overestimate gives longer paths by an amount no bound limits (Manhattan under any-angle
+  // up to sqrt 2 times the straight line, under octile with diagonal 1 up to twice the
+  // cost), on top of what the weight allows, while the weight alone trades length for
+  // speed with a stated bound. Ask for a weight to search faster.
+  std::optional<heuristic_kind> heuristic;
+  // Smooth the path (smooth_path) before returning it, found or budget_exhausted. Unset takes
+  // the rule's default: on for any-angle (a raw Block A* path has many waypoints a unit
+  // would zig-zag through: 17.6 where the smoothed one has 4.2 on 64room_001; the search's
+  // own cost is then replaced by the smoothed path's, see search_result::cost), off for tile
+  // and octile, whose path then lists every cell (true keeps only the turning points; the
+  // cost stays). Smoothing's line-of-sight tests count in stats.los_checks; a warm query
+  // smooths without allocating. Sliced Block A* smooths when the query ends.
+  std::optional<bool> smooth;
   bool record_expanded = false;
   // Block A*: refuse (rule_mismatch) unless the database holds exactly this rule.
   std::optional<rule> expected_rule;
@@ -120,8 +152,9 @@ struct search_options {
   bool component_check = true;
   // Bounded-suboptimal (weighted) search: OPEN is ordered by g + weight * h, which expands
   // fewer nodes for longer paths; above 1 a node whose g is already within the bound is not
-  // re-opened. 1 is the optimal search. With the rule's default heuristic (or zero), which
-  // is consistent, a path found costs at most weight times:
+  // re-opened. 1 is the optimal search. With an admissible heuristic (every one a search
+  // accepts: the rule's default, or zero, or another consistent one), a raw path found
+  // costs at most weight times:
   //  - tile and octile (every search): the optimal cost;
   //  - any-angle Block A*: the least cost over its stored block costs, so at most weight
   //    times its own cost at weight 1 (its heuristic is scaled down by half a stored unit
@@ -129,7 +162,7 @@ struct search_options {
   //    below it);
   //  - Theta* and Lazy Theta*: no proven bound (they are not optimal at weight 1 either);
   //    tests/weighted_test.cpp checks cost <= weight x the cost at weight 1 on generated maps.
-  // `cost` is always the returned path's.
+  // `cost` is always the returned path's; a smoothed path is never longer than the raw one.
   // Taken in steps of 1/4096, rounded down. Must be finite and in [1, kMaxWeight]; any other
   // value gives invalid_option.
   double weight = 1.0;
@@ -141,8 +174,15 @@ struct search_options {
   // is always safe. Tile and octile stay optimal; Block A*'s any-angle paths keep their
   // cost. The set must outlive the query; several threads may share one.
   const landmark_set* landmarks = nullptr;
+  search_options() = default;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };
+
+// The heuristic a search with these options uses under rule r: options.heuristic, else
+// default_heuristic(r).
+heuristic_kind heuristic_for(const search_options& options, const rule& r);
+// Does a search with these options smooth its path under rule r (search_options::smooth)?
+bool smooths(const search_options& options, const rule& r);
 
 // True when this CPU runs search_options::vector_kernels (x86-64 with AVX2); false, the
 // portable loops run whatever the option says.

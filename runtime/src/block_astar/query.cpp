@@ -30,7 +30,7 @@ block_search::block_search(block_search_state& st)
       tie_(rule_.kind == rule_kind::octile),
       // Vertex rules only: a cell block's rows (12 points at b = 4) are too short to gain.
       avx2_(q_.options.vector_kernels && cpu_has_avx2() && rule_.on_vertices() && n_ % 4 == 0),
-      heuristic_(q_.options.heuristic, rule_, q_.start, q_.goal, usable_landmarks(q_.options, map_)),
+      heuristic_(heuristic_for(q_.options, rule_), rule_, q_.start, q_.goal, usable_landmarks(q_.options, map_)),
       weight_(key_weight(q_.options.weight, rule_, db_.info().scale_log2)) {}
 
 void build_links(block_search_state& st, const database& db) {
@@ -202,6 +202,7 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   reconstruct(r);
   r.cost = path_cost();
   r.length = path_length(r.path);
+  finish_path(rule_, map_, q_.options, r);
   return true;
 }
 
@@ -239,6 +240,7 @@ void block_search::give_up(search_result& r) {
   walk_back(top.slot(), best, r.path);
   to_path(r.path);
   r.length = path_length(r.path);
+  finish_path(rule_, map_, q_.options, r);
 }
 
 namespace {

@@ -41,7 +41,7 @@ struct block_query {
   const database* db = nullptr;
   const grid_map* map = nullptr;
   point start, goal;
-  search_options options{heuristic_kind::zero};
+  search_options options;
   bool active = false;  // begun and not finished
   search_stats stats;
   // The best path found so far: through goal block slot `best_goal_slot` and its point
