@@ -175,8 +175,9 @@ LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_
  * no cell freed since; blocking cells keeps it), else 0; a search given a set that is not
  * current uses the rule's own heuristic until the game repairs or rebuilds the set.
  * repair: lowers the tables for the cells `map` freed since the set was current (a
- * Dijkstra per landmark over the points whose distance falls: well under a millisecond for
- * a door on a 512 x 512 map, docs/benchmarks.md) and returns OK with the set current again;
+ * Dijkstra per landmark over the points whose distance falls: microseconds for a door shut
+ * and reopened, up to tens of milliseconds for a new door that reroutes much of a 512 x 512
+ * map, docs/benchmarks.md) and returns OK with the set current again;
  * REBUILD_NEEDED when `map` is not the map the set was built on or has freed more cells
  * since than it keeps a note of (1024): the set stays not current, build a new one. Not
  * while a search or batch reads the set.
