@@ -5,8 +5,30 @@
 # `lddb bench --landmarks K` reports them. Each build runs ROUNDS times; the least time is kept.
 #
 # Usage: bash scripts/bench_landmarks.sh [ROUNDS] [K...]   (default: 2 rounds; K = 1 4 8 16)
+#
+# With --repair [RUNS] it measures landmark_set::repair against a rebuild instead
+# (bench/bench_landmark_repair.cpp; docs/benchmarks.md, "Landmark repair"): 8 landmarks,
+# octile and any-angle, doors opened and reopened, 10 and 1000 cells freed, on the rooms
+# maps of /work/shared/maps (LDDB_MAPS) at 512 x 512 and drawn at 2048 x 2048; least of
+# RUNS (default 3).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [[ ${1:-} == --repair ]]; then
+  runs=${2:-3}
+  build=${LDDB_BUILD_DIR:-build}
+  cmake --build "$build" -j 2 --target bench_landmark_repair >/dev/null
+  echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); least of $runs run(s)"
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  for m in 64room_001 16room_001; do
+    map=${LDDB_MAPS:-/work/shared/maps}/rooms/$m.map
+    [[ -f $map ]] || { echo "bench_landmarks.sh: $map is missing" >&2; exit 2; }
+    echo
+    "$build/bench/bench_landmark_repair" "$map" "$runs"
+  done
+  echo
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 rounds=${1:-2}
 shift || true
 counts=("$@")

@@ -239,6 +239,37 @@ TEST_F(c_api, find_database) {
   lddb_database_close(found);
 }
 
+// Repair: a freed cell makes the set stale and a repair makes it current; handles of the
+// wrong kind are refused; another map, or more frees than the map keeps a note of, give
+// REBUILD_NEEDED and the set stays not current.
+TEST_F(c_api, landmarks_repair) {
+  lddb_map m = 0;
+  ASSERT_EQ(lddb_map_create(48, 48, 4, &m), LDDB_OK);
+  for (int y = 1; y < 48; ++y)
+    for (int x = 0; x < 48; ++x) ASSERT_EQ(lddb_map_set_blocked(m, x, y, 1), LDDB_OK);
+  lddb_landmarks lm = 0;
+  ASSERT_EQ(lddb_landmarks_build(db, m, 3, 0, &lm), LDDB_OK);
+  std::int32_t current = 0;
+  ASSERT_EQ(lddb_map_set_blocked(m, 5, 1, 0), LDDB_OK);
+  ASSERT_EQ(lddb_landmarks_current(lm, m, &current), LDDB_OK);
+  EXPECT_EQ(current, 0);
+  EXPECT_EQ(lddb_landmarks_repair(lm, m), LDDB_OK);
+  ASSERT_EQ(lddb_landmarks_current(lm, m, &current), LDDB_OK);
+  EXPECT_EQ(current, 1);
+  EXPECT_FAILS(lddb_landmarks_repair(m, m), LDDB_WRONG_HANDLE_KIND, "is a map handle, not a landmarks");
+  EXPECT_FAILS(lddb_landmarks_repair(lm, lm), LDDB_WRONG_HANDLE_KIND, "is a landmarks handle, not a map");
+  EXPECT_FAILS(lddb_landmarks_repair(0, m), LDDB_NULL_ARGUMENT, "lddb_landmarks_repair");
+  EXPECT_FAILS(lddb_landmarks_repair(lm, map), LDDB_REBUILD_NEEDED, "built on another map");
+  for (int y = 1; y < 48; ++y)
+    for (int x = 0; x < 48; ++x) ASSERT_EQ(lddb_map_set_blocked(m, x, y, 0), LDDB_OK);
+  EXPECT_FAILS(lddb_landmarks_repair(lm, m), LDDB_REBUILD_NEEDED, "build a new set");
+  ASSERT_EQ(lddb_landmarks_current(lm, m, &current), LDDB_OK);
+  EXPECT_EQ(current, 0);
+  EXPECT_STREQ(lddb_status_name(LDDB_REBUILD_NEEDED), "rebuild_needed");
+  ASSERT_EQ(lddb_landmarks_free(lm), LDDB_OK);
+  ASSERT_EQ(lddb_map_free(m), LDDB_OK);
+}
+
 TEST_F(c_api, values_out_of_range) {
   lddb_map m = 0;
   lddb_batch b = 0;

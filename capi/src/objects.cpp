@@ -41,6 +41,7 @@ LDDB_API const char* lddb_status_name(lddb_status s) {
     case LDDB_OUT_OF_MEMORY: return "out_of_memory";
     case LDDB_INTERNAL_ERROR: return "internal_error";
     case LDDB_INVALID_MAP: return "invalid_map";
+    case LDDB_REBUILD_NEEDED: return "rebuild_needed";
   }
   return "unknown";
 }
@@ -220,6 +221,20 @@ LDDB_API lddb_status lddb_landmarks_current(lddb_landmarks landmarks, lddb_map m
     if (!current) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'current' is NULL");
     *current = l->current_for(*m) ? 1 : 0;
     return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_landmarks_repair(lddb_landmarks landmarks, lddb_map map) {
+  static const char* fn = "lddb_landmarks_repair";
+  return guarded(fn, [&] {
+    std::shared_ptr<landmark_set> l;
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find(landmarks, kind::landmarks, fn, "landmarks", &l)) return s;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (l->repair(*m) == landmark_repair::current) return LDDB_OK;
+    return fail(LDDB_REBUILD_NEEDED, fn,
+                "the set was built on another map, or this map freed more than " + std::to_string(grid_map::kFreedJournal) +
+                    " cells since the set was current: build a new set");
   });
 }
 

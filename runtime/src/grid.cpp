@@ -21,6 +21,7 @@ grid_map::grid_map(int width, int height, int block) : width_(width), height_(he
                                 " is outside 1.." + std::to_string(kMaxSide));
   words_ = (static_cast<std::size_t>(width) + 63) / 64;
   row_bits_.assign(words_ * static_cast<std::size_t>(height), 0);
+  freed_journal_.assign(kFreedJournal, 0);
   set_block_size(block);
 }
 
@@ -99,8 +100,18 @@ void grid_map::set_blocked(int x, int y, bool is_blocked) {
   const bool was_open = code == 0;
   code = is_blocked ? (code | cbit) : (code & ~cbit);
   if (was_open != (code == 0)) count_open_change(x / b, y / b, was_open ? 1 : -1);
+  if (!is_blocked)
+    freed_journal_[cells_freed_ % kFreedJournal] = static_cast<std::uint32_t>(y) << 16 | static_cast<std::uint32_t>(x);
   ++(is_blocked ? cells_blocked_ : cells_freed_);
   update_components(x, y, is_blocked);
+}
+
+grid_map::cell grid_map::freed_cell(std::uint64_t n) const {
+  if (n >= cells_freed_ || cells_freed_ - n > kFreedJournal)
+    throw std::out_of_range("freed cell " + std::to_string(n) + " is not in the journal (" + std::to_string(cells_freed_) +
+                            " freed, the last " + std::to_string(kFreedJournal) + " kept)");
+  const std::uint32_t e = freed_journal_[n % kFreedJournal];
+  return {static_cast<int>(e & 0xFFFFu), static_cast<int>(e >> 16)};
 }
 
 std::uint64_t grid_map::blocked_count() const {

@@ -1,10 +1,5 @@
-// Landmark tables: a Dijkstra per landmark over the rule's unit moves. See lddb/landmarks.hpp.
-//
-// Every move costs one of two amounts (straight or diagonal), so the Dijkstra keeps one
-// FIFO queue per amount: each receives keys in the order they were settled plus a
-// constant, so each stays sorted, and the least key is at one of the two heads (Dial's idea
-// for few distinct edge costs). Entries are not decreased but pushed again; a popped entry
-// whose key is no longer its point's distance is skipped.
+// Landmark tables: a Dijkstra per landmark over the rule's unit moves (landmark_dial.hpp).
+// See lddb/landmarks.hpp.
 #include "lddb/landmarks.hpp"
 
 #include <cmath>
@@ -14,7 +9,7 @@
 
 #include "lddb/moves.hpp"
 #include "lddb/splitmix.hpp"
-#include "node_search.hpp"
+#include "landmark_dial.hpp"
 
 namespace lddb {
 
@@ -63,21 +58,19 @@ struct landmark_builder::state {
   landmark_set set;
   bool vertices = false;
   std::size_t n = 0;                  // points: cells or vertices
-  std::uint32_t unit[2] = {0, 0};     // stored units of a straight and a diagonal move
   std::array<std::ptrdiff_t, 8> offset{};
-  move_tables tables;
   // The Dijkstra under way: its distances, row-major (4 bytes a point, where the table's
   // column would touch a cache line of K values a point; copied into the table when done),
-  // and its two queues.
+  // and its queues.
   std::vector<std::uint32_t> dist;
-  std::vector<std::uint64_t> queue[2];  // key << 32 | point
-  std::size_t head[2] = {0, 0};
+  landmark_dial::queues queues;
   // Placement: the best probe so far and the distance from each point to its nearest landmark.
   std::vector<std::uint32_t> best_probe, nearest;
   std::size_t best_reached = 0, reached = 0;
   int probes = 0;
   phase at = phase::probe;
   int placed = 0;  // landmarks whose search has started
+  std::vector<point> given;  // landmarks placed by the caller
   std::uint64_t total_work = 0, work_done = 0;
 
   state(const rule& rr, const grid_map& m, int k, landmark_placement p, std::uint64_t seed)
@@ -90,44 +83,22 @@ struct landmark_builder::state {
   std::size_t index_of(point p) const {
     return static_cast<std::size_t>(p.y) * static_cast<std::size_t>(set.stride_) + static_cast<std::size_t>(p.x);
   }
-  std::uint8_t legal_moves(point p) {
-    if (vertices) return tables.vertex[gather_cells(map, p.x - 1, p.y - 1, 2)];
-    return tables.cell[gather_cells(map, p.x - 1, p.y - 1, 3)];
-  }
-
   void start_search(std::size_t source) {
-    for (int q = 0; q < 2; ++q) {
-      queue[q].clear();
-      head[q] = 0;
-    }
+    landmark_dial::clear(queues);
     dist.assign(n, landmark_set::kUnreached);
     dist[source] = 0;
-    queue[0].push_back(source);
+    queues.queue[2].push_back(source);
     reached = 0;
   }
   // Settles points until `budget` runs out; true when the search is over.
   bool run_search(std::uint64_t& budget) {
-    for (;;) {
-      const bool has0 = head[0] < queue[0].size(), has1 = head[1] < queue[1].size();
-      if (!has0 && !has1) return true;
-      if (budget == 0) return false;
-      const int q = !has1 || (has0 && (queue[0][head[0]] >> 32) <= (queue[1][head[1]] >> 32)) ? 0 : 1;
-      const std::uint64_t e = queue[q][head[q]++];
-      const std::size_t u = static_cast<std::size_t>(e & 0xFFFFFFFFu);
-      const std::uint32_t key = static_cast<std::uint32_t>(e >> 32);
-      if (key != dist[u]) continue;  // settled before, through a shorter way
-      --budget;
-      ++work_done;
-      ++reached;
-      for (unsigned legal = legal_moves(at_index(u)); legal != 0; legal &= legal - 1) {
-        const int k = __builtin_ctz(legal);
-        const std::size_t v = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(u) + offset[static_cast<std::size_t>(k)]);
-        const std::uint32_t nd = key + unit[k >= 4];
-        if (nd >= dist[v]) continue;
-        dist[v] = nd;
-        queue[k >= 4].push_back(std::uint64_t{nd} << 32 | v);
-      }
-    }
+    const std::uint64_t before = reached;
+    const bool over = landmark_dial::run(
+        queues, budget, reached, [this](std::size_t i) -> std::uint32_t& { return dist[i]; },
+        [this](std::size_t i) { return landmark_dial::legal_moves(map, set.moves_.data(), vertices, at_index(i)); },
+        offset.data(), set.unit_);
+    work_done += reached - before;
+    return over;
   }
 
   // A seeded random start: a free cell, or for vertices the top-left corner of one (a
@@ -147,6 +118,7 @@ struct landmark_builder::state {
   // The next landmark: the reached point farthest from the probe or the landmarks so far
   // (least index on ties), or a random reached point.
   std::size_t choose() {
+    if (!given.empty()) return index_of(given[static_cast<std::size_t>(placed)]);
     const std::vector<std::uint32_t>& d = placed == 0 ? best_probe : nearest;
     if (placement == landmark_placement::random) {
       const std::size_t from = static_cast<std::size_t>(splitmix64(rng) % n);
@@ -183,6 +155,7 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   set.count_ = count;
   set.map_identity_ = map.identity();
   set.cells_freed_ = map.cells_freed();
+  set.cells_blocked_ = map.cells_blocked();
   s.vertices = r.on_vertices();
   set.stride_ = map.width() + (s.vertices ? 1 : 0);
   set.rows_ = map.height() + (s.vertices ? 1 : 0);
@@ -202,23 +175,41 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
         r.kind == rule_kind::octile ? (r.diagonal >> shift) : static_cast<std::uint64_t>(std::floor(scale * diagonal * per_unit));
     if (static_cast<double>(s.n + 1) * static_cast<double>(std::max(straight, diag)) < 4294967295.0) {
       set.shift_ = shift;
-      s.unit[0] = static_cast<std::uint32_t>(straight);
-      s.unit[1] = static_cast<std::uint32_t>(diag);
+      set.unit_[0] = static_cast<std::uint32_t>(straight);
+      set.unit_[1] = static_cast<std::uint32_t>(diag);
       break;
     }
   }
   for (int k = 0; k < 8; ++k)
     s.offset[static_cast<std::size_t>(k)] = static_cast<std::ptrdiff_t>(kSteps[static_cast<std::size_t>(k)][1]) * set.stride_ +
                                             kSteps[static_cast<std::size_t>(k)][0];
+  move_tables tables;
   if (s.vertices) {
     rule relaxed = r;  // the moves of the relaxed rule: its distances bound the default rule's too
     relaxed.squeeze = squeezing::allowed;
-    s.tables.vertices_for(relaxed);
-  } else
-    s.tables.cells_for(r);
+    const auto& m = tables.vertices_for(relaxed);
+    set.moves_.assign(m.begin(), m.end());
+  } else {
+    const auto& m = tables.cells_for(r);
+    set.moves_.assign(m.begin(), m.end());
+  }
   set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
   s.start_search(s.random_start());
   s.total_work = static_cast<std::uint64_t>(count + 1) * s.n;
+}
+
+landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points)
+    : landmark_builder(r, map, static_cast<int>(points.size())) {
+  state& s = *s_;
+  for (const point& p : points)
+    if (!s.set.has_point(p))
+      throw std::invalid_argument("landmark (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") is off the " +
+                                  std::to_string(s.set.stride_) + "x" + std::to_string(s.set.rows_) +
+                                  (s.vertices ? " vertices" : " cells") + " of the map");
+  s.given = points;
+  s.nearest.assign(s.n, landmark_set::kUnreached);
+  s.at = phase::place;
+  s.total_work = static_cast<std::uint64_t>(s.count) * s.n;
 }
 
 landmark_builder::~landmark_builder() = default;
@@ -286,7 +277,7 @@ bool landmark_builder::step(std::uint64_t work) {
     s.dist = {};
     s.best_probe = {};
     s.nearest = {};
-    for (auto& q : s.queue) q = {};
+    s.queues = {};
   }
   return s.at == phase::finished;
 }
@@ -301,6 +292,13 @@ landmark_set landmark_builder::take() {
 landmark_set landmark_set::build(const rule& r, const grid_map& map, int count, landmark_placement placement,
                                  std::uint64_t seed) {
   landmark_builder b(r, map, count, placement, seed);
+  while (!b.step(std::uint64_t{1} << 40)) {
+  }
+  return b.take();
+}
+
+landmark_set landmark_set::build(const rule& r, const grid_map& map, const std::vector<point>& points) {
+  landmark_builder b(r, map, points);
   while (!b.step(std::uint64_t{1} << 40)) {
   }
   return b.take();

@@ -64,7 +64,8 @@ typedef enum lddb_status {
   LDDB_INVALID_ARGUMENT = 13, /* a value out of its range (size, block, algorithm, option...) */
   LDDB_OUT_OF_MEMORY = 14,
   LDDB_INTERNAL_ERROR = 15,   /* a bug: please report the message */
-  LDDB_INVALID_MAP = 16       /* a .map file that does not parse */
+  LDDB_INVALID_MAP = 16,      /* a .map file that does not parse */
+  LDDB_REBUILD_NEEDED = 17    /* landmarks that cannot be repaired: build a new set */
 } lddb_status;
 
 typedef uint64_t lddb_database; /* 0 is never a valid handle */
@@ -202,13 +203,21 @@ LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_
  * calling thread (the map must not change meanwhile). Tile and octile searches stay optimal.
  * current: *current = 1 while the set still holds for `map` (the map it was built on, with
  * no cell freed since; blocking cells keeps it), else 0; a search given a set that is not
- * current uses the rule's own heuristic, and the game rebuilds the set when it likes.
+ * current uses the rule's own heuristic until the game repairs or rebuilds the set.
+ * repair: lowers the tables for the cells `map` freed since the set was current (a
+ * Dijkstra per landmark over the points whose distance falls: microseconds for a door shut
+ * and reopened, up to tens of milliseconds for a new door that reroutes much of a 512 x 512
+ * map, docs/benchmarks.md) and returns OK with the set current again;
+ * REBUILD_NEEDED when `map` is not the map the set was built on or has freed more cells
+ * since than it keeps a note of (1024): the set stays not current, build a new one. Not
+ * while a search or batch reads the set.
  * Bad counts or placements: INVALID_ARGUMENT; a map whose cells are all blocked:
  * INVALID_MAP. */
 LDDB_API lddb_status lddb_landmarks_build(lddb_database db, lddb_map map, int32_t count, int32_t placement,
                                           lddb_landmarks* out);
 LDDB_API lddb_status lddb_landmarks_free(lddb_landmarks landmarks);
 LDDB_API lddb_status lddb_landmarks_current(lddb_landmarks landmarks, lddb_map map, int32_t* current);
+LDDB_API lddb_status lddb_landmarks_repair(lddb_landmarks landmarks, lddb_map map);
 
 /* Contexts: one thread's reusable search memory; it also keeps the last path solved. */
 LDDB_API lddb_status lddb_context_create(lddb_context* out);

@@ -91,6 +91,24 @@ class grid_map {
   std::uint64_t cells_freed() const { return cells_freed_; }
   std::uint64_t cells_blocked() const { return cells_blocked_; }
 
+  // The journal of freed cells, so that a cache can catch up with what was freed instead of
+  // being thrown away (landmark_set::repair): a ring of the last kFreedJournal cells
+  // set_blocked freed (4 bytes each, 4 KiB a map, allocated with the map; set_blocked
+  // writes one entry and allocates nothing). The n-th freed cell (counting from 0, so n <
+  // cells_freed()) is kept while cells_freed() - n <= kFreedJournal. A cell in it may have
+  // been blocked again since. A copy has the same journal (and another identity).
+  static constexpr std::uint64_t kFreedJournal = 1024;
+  // Are all the cells freed since the count was `since` still kept? False when more than
+  // kFreedJournal have been freed since (the cache must be rebuilt) or `since` is ahead.
+  bool freed_kept_since(std::uint64_t since) const {
+    return since <= cells_freed_ && cells_freed_ - since <= kFreedJournal;
+  }
+  struct cell {
+    int x, y;
+  };
+  // The n-th freed cell; n must be kept (see freed_kept_since): otherwise std::out_of_range.
+  cell freed_cell(std::uint64_t n) const;
+
   // Number of blocked cells (for reports).
   std::uint64_t blocked_count() const;
 
@@ -113,6 +131,7 @@ class grid_map {
   // that do not fit the map left out), how many of its blocks are not open.
   std::vector<std::vector<std::uint32_t>> group_counts_;
   std::uint64_t cells_freed_ = 0, cells_blocked_ = 0;
+  std::vector<std::uint32_t> freed_journal_;  // y << 16 | x, the n-th freed cell at n % kFreedJournal
   // A copy is another map, so it gets a new identity; a move keeps it (the map moved,
   // e.g. into a container) and leaves the moved-from object a new one.
   struct identity_token {

@@ -33,8 +33,29 @@
 // tables stay lower bounds; freeing cells can make them too long. A set remembers the map
 // it was built from (grid_map::identity) and how many cells that map had freed
 // (grid_map::cells_freed): current_for(map) is false once a cell is freed, and a search
-// then falls back on the rule's own heuristic for that query (safe, just slower) while
-// landmark_builder builds a new set in slices between frames or on a worker thread.
+// then falls back on the rule's own heuristic for that query (safe, just slower) until
+// repair(map) brings the tables up to date. Freeing can only shorten distances, so a repair
+// is a Dijkstra per landmark that only lowers entries: it starts at the points around the
+// cells freed since (read from the map's journal, grid_map::freed_cell), whose moves are
+// new, and goes on only through points whose distance falls, so a door that opens costs
+// what the distances it shortens cost (docs/benchmarks.md, "Landmark repair"). The
+// landmark points stay where they were placed. When no cell was blocked since the build,
+// every entry afterwards equals a fresh build's from the same points; cells blocked since
+// leave their entries lower bounds (a repair never raises an entry), and the repair keeps
+// every entry consistent along every legal move, so the bound stays admissible and
+// consistent. current_for stays false until every landmark is repaired: no search reads a
+// table that could overestimate.
+//
+// When to rebuild. repair says rebuild_needed when the map is another object or has freed
+// more cells than its journal keeps (grid_map::kFreedJournal) since the set was current.
+// Blocking never needs one for correctness, only for tightness: a wall that stays closed
+// leaves the bound as loose as before it closed (searches expand more, their paths stay
+// optimal). A game that closes things for good can watch cells_blocked_since(map) and,
+// past its own threshold (say a few hundred cells, or a door closed for good on a route the
+// landmarks served), start a landmark_builder on the map and run it in slices between
+// frames or on a worker thread, keep searching with the old set meanwhile (blocks keep it
+// admissible, repair keeps up with frees), and swap when it is done: the new set is
+// repaired for the cells freed while it was built by one repair(map) call.
 #pragma once
 
 #include <cstddef>
@@ -61,6 +82,22 @@ std::optional<landmark_placement> parse_landmark_placement(std::string_view text
 
 class landmark_builder;
 
+// What landmark_set::repair did.
+enum class landmark_repair : std::uint8_t {
+  current,         // the set is current_for the map
+  unfinished,      // the work budget ran out first: call again (the set stays not current)
+  rebuild_needed,  // another map object, an empty set, or cells freed beyond the map's journal
+};
+
+namespace detail {
+// The queues of a landmark Dijkstra (runtime/src/landmark_dial.hpp): straight moves,
+// diagonal moves, seeds; entries are key << 32 | point.
+struct landmark_queues {
+  std::vector<std::uint64_t> queue[3];
+  std::size_t head[3] = {0, 0, 0};
+};
+}  // namespace detail
+
 class landmark_set {
  public:
   static constexpr int kMaxLandmarks = 32;
@@ -75,6 +112,12 @@ class landmark_set {
   static landmark_set build(const rule& r, const grid_map& map, int count,
                             landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1);
 
+  // Tables for landmarks at the given points (cells, or vertices for any-angle; 1 to
+  // kMaxLandmarks of them), in that order, instead of placing them: for hand-placed
+  // landmarks, and for comparing a repaired set with a fresh one. Throws
+  // std::invalid_argument for a point off the map, besides build's cases.
+  static landmark_set build(const rule& r, const grid_map& map, const std::vector<point>& points);
+
   int size() const { return count_; }
   bool empty() const { return count_ == 0; }
   const rule& rule_of() const { return rule_; }
@@ -85,6 +128,20 @@ class landmark_set {
     return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_;
   }
   std::size_t memory_bytes() const { return table_.size() * sizeof(std::uint32_t); }
+  // Cells the map has blocked since the set was built (for deciding when to rebuild; see
+  // above). Meaningful for the map the set was built from.
+  std::uint64_t cells_blocked_since(const grid_map& map) const { return map.cells_blocked() - cells_blocked_; }
+
+  // Brings the tables up to date with the cells `map` freed since the set was current:
+  // current_for(map) holds again when this returns current. `work` bounds the points
+  // settled or seeded in this call (15-40 ns each); unfinished means call again, with
+  // the same map, as landmark_builder::step is called. Each call reads the map as it is
+  // then, and the cells freed between calls are caught up before it says current. Memory:
+  // the queues of one landmark's Dijkstra (8 bytes an entry, about the points whose
+  // distance falls), kept between calls. rebuild_needed: build a new set (the tables are
+  // left not current, never wrong). Same map object only: a copy of the map (another
+  // identity) asks for a rebuild.
+  landmark_repair repair(const grid_map& map, std::uint64_t work = ~std::uint64_t{0});
 
   // The lower bound on the rule's least cost from a to b (cells or vertices), fixed point;
   // 0 for points off the map or not joined to a landmark. Meaningful while current_for the
@@ -107,9 +164,17 @@ class landmark_set {
   friend class landmark_builder;
   rule rule_{};
   int count_ = 0, stride_ = 0, rows_ = 0, tiles_x_ = 0, shift_ = 0;
-  std::uint64_t map_identity_ = 0, cells_freed_ = 0;
+  std::uint64_t map_identity_ = 0, cells_freed_ = 0, cells_blocked_ = 0;
   std::vector<point> points_;
   std::vector<std::uint32_t> table_;  // point-major: K distances per point
+  std::uint32_t unit_[2] = {0, 0};    // stored units of a straight and a diagonal move
+  std::vector<std::uint8_t> moves_;   // legal moves by the cells around a point (landmark_dial.hpp)
+  // A repair under way: the landmark it is at (-1: none), whether its seeds are queued, the
+  // map's cells_freed() it catches up to, and its queues.
+  int repair_at_ = -1;
+  bool repair_seeded_ = false;
+  std::uint64_t repair_to_ = 0;
+  detail::landmark_queues repair_queues_;
 };
 
 // Builds a landmark_set a slice at a time. The constructor copies the map (so the game may
@@ -122,6 +187,8 @@ class landmark_builder {
  public:
   landmark_builder(const rule& r, const grid_map& map, int count,
                    landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1);
+  // Tables for the given points (landmark_set::build with points), a slice at a time.
+  landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points);
   ~landmark_builder();
   landmark_builder(landmark_builder&&) noexcept;
   landmark_builder& operator=(landmark_builder&&) noexcept;

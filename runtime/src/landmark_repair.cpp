@@ -1,0 +1,97 @@
+// landmark_set::repair: lowering the tables after cells were freed. See lddb/landmarks.hpp.
+//
+// Freeing a cell only adds moves, and only moves from points whose pattern of cells
+// around them holds the freed cell: the 3 x 3 cells around it under tile and octile, its 4
+// corners under any-angle (a vertex's moves read its 4 cells). So, per landmark, the
+// points around the freed cells are settled again at the distances they have (they are
+// the seeds of the Dijkstra, sorted into its third queue), and every point a move from a
+// settled point shortens is pushed and settled in turn: the standard Dijkstra with the old
+// distances as upper bounds, which ends at the least costs over the map as it is when
+// only cells were freed since they were exact. Blocked cells are not seeds: a path does
+// not pass through one, and their old entries could lower their neighbours' below a
+// useful bound.
+#include <algorithm>
+#include <array>
+
+#include "landmark_dial.hpp"
+#include "lddb/landmarks.hpp"
+#include "lddb/moves.hpp"
+
+namespace lddb {
+
+namespace {
+
+// Queues the seeds of landmark `l` for the cells freed with numbers [from, to); returns
+// how many.
+std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint64_t from, std::uint64_t to,
+                 std::vector<std::uint64_t>& seeds) {
+  const bool vertices = set.rule_of().on_vertices();
+  const int lo = vertices ? 0 : -1;
+  const int stride = map.width() + (vertices ? 1 : 0);
+  for (std::uint64_t n = from; n < to; ++n) {
+    const grid_map::cell c = map.freed_cell(n);
+    for (int dy = lo; dy <= 1; ++dy)
+      for (int dx = lo; dx <= 1; ++dx) {
+        const point p{c.x + dx, c.y + dy};
+        if (!set.has_point(p) || (!vertices && map.blocked(p.x, p.y))) continue;
+        const std::uint32_t d = set.distances(p)[l];
+        if (d == landmark_set::kUnreached) continue;
+        seeds.push_back(std::uint64_t{d} << 32 |
+                        (static_cast<std::uint64_t>(p.y) * static_cast<std::uint64_t>(stride) + static_cast<std::uint64_t>(p.x)));
+      }
+  }
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  return seeds.size();
+}
+
+}  // namespace
+
+landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
+  if (count_ == 0 || map.identity() != map_identity_) return landmark_repair::rebuild_needed;
+  const bool vertices = rule_.on_vertices();
+  std::array<std::ptrdiff_t, 8> offset{};
+  for (std::size_t k = 0; k < 8; ++k) offset[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * stride_ + kSteps[k][0];
+  const std::size_t stride = static_cast<std::size_t>(stride_), k_count = static_cast<std::size_t>(count_);
+  for (;;) {
+    if (repair_at_ < 0) {  // a new pass, over every landmark, up to the cells freed by now
+      if (cells_freed_ == map.cells_freed()) return landmark_repair::current;
+      repair_at_ = 0;
+      repair_seeded_ = false;
+      repair_to_ = map.cells_freed();
+    }
+    if (!repair_seeded_) {
+      landmark_dial::clear(repair_queues_);
+      if (!map.freed_kept_since(cells_freed_)) {  // stays not current: every later call says so too
+        repair_at_ = -1;
+        repair_queues_ = {};
+        return landmark_repair::rebuild_needed;
+      }
+      const std::size_t n = seed(*this, map, repair_at_, cells_freed_, repair_to_, repair_queues_.queue[2]);
+      work -= std::min<std::uint64_t>(work, n);
+      repair_seeded_ = true;
+    }
+    std::uint64_t settled = 0;
+    const std::size_t l = static_cast<std::size_t>(repair_at_);
+    const bool over = landmark_dial::run(
+        repair_queues_, work, settled,
+        [&](std::size_t i) -> std::uint32_t& {
+          return table_[slot({static_cast<int>(i % stride), static_cast<int>(i / stride)}) * k_count + l];
+        },
+        [&](std::size_t i) {
+          return landmark_dial::legal_moves(map, moves_.data(), vertices,
+                                            {static_cast<int>(i % stride), static_cast<int>(i / stride)});
+        },
+        offset.data(), unit_);
+    if (!over) return landmark_repair::unfinished;
+    repair_seeded_ = false;
+    if (++repair_at_ == count_) {
+      cells_freed_ = repair_to_;
+      repair_at_ = -1;
+      landmark_dial::clear(repair_queues_);
+    }
+    if (work == 0) return current_for(map) ? landmark_repair::current : landmark_repair::unfinished;
+  }
+}
+
+}  // namespace lddb
