@@ -121,6 +121,11 @@ cc -std=c99 -Wall -Wextra -pedantic -Werror examples/c/first_path.c -o "$work/fi
   $(pkg-config --cflags --libs lddb)
 clean "$work/first_path" "$prefix/share/lddb/octile-4.lddb"
 
+step "the Python package installed in PREFIX/share/lddb/python/lddb, without bytecode from the source tree"
+pkg=$prefix/share/lddb/python/lddb
+[[ -f $pkg/__init__.py && -f $pkg/_library.py && ! -e $pkg/__pycache__ ]] ||
+  { echo "install_check.sh: $pkg holds:" >&2; ls -a "$pkg" >&2; exit 1; }
+
 step "examples/python/first_path.py: the package lddb from PREFIX/share/lddb/python, finding PREFIX's liblddb by itself"
 if command -v python3 >/dev/null; then
   clean PYTHONPATH="$prefix/share/lddb/python" python3 examples/python/first_path.py "$prefix/share/lddb/octile-4.lddb"
