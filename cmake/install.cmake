@@ -31,8 +31,10 @@ if(LDDB_BUILD_TOOLS)
 endif()
 file(GLOB LDDB_SHIPPED_DATABASES ${PROJECT_SOURCE_DIR}/lddb/*.lddb)
 install(FILES ${LDDB_SHIPPED_DATABASES} DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb)
-# The ctypes binding, for PYTHONPATH=PREFIX/share/lddb/python with LDDB_LIBRARY=PREFIX/lib/liblddb.so.
-install(FILES ${PROJECT_SOURCE_DIR}/capi/python/lddb.py DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb/python)
+# The ctypes binding, the package lddb for PYTHONPATH=PREFIX/share/lddb/python; it finds PREFIX/lib's
+# liblddb from its own folder. Not the bytecode a source-tree run leaves beside it.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/capi/python/lddb DESTINATION ${CMAKE_INSTALL_DATADIR}/lddb/python
+        PATTERN __pycache__ EXCLUDE PATTERN "*.pyc" EXCLUDE)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lddbConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/lddbConfig.cmake INSTALL_DESTINATION ${LDDB_CMAKE_DIR})

@@ -121,14 +121,19 @@ cc -std=c99 -Wall -Wextra -pedantic -Werror examples/c/first_path.c -o "$work/fi
   $(pkg-config --cflags --libs lddb)
 clean "$work/first_path" "$prefix/share/lddb/octile-4.lddb"
 
-step "examples/python/first_path.py: lddb.py from PREFIX/share/lddb/python, finding PREFIX's liblddb by itself"
+step "the Python package installed in PREFIX/share/lddb/python/lddb, without bytecode from the source tree"
+pkg=$prefix/share/lddb/python/lddb
+[[ -f $pkg/__init__.py && -f $pkg/_library.py && ! -e $pkg/__pycache__ ]] ||
+  { echo "install_check.sh: $pkg holds:" >&2; ls -a "$pkg" >&2; exit 1; }
+
+step "examples/python/first_path.py: the package lddb from PREFIX/share/lddb/python, finding PREFIX's liblddb by itself"
 if command -v python3 >/dev/null; then
   clean PYTHONPATH="$prefix/share/lddb/python" python3 examples/python/first_path.py "$prefix/share/lddb/octile-4.lddb"
-  step "  lddb.py's find_database with no folder: the databases beside liblddb.so"
+  step "  the package's find_database with no folder: the databases beside liblddb.so"
   found=$(clean PYTHONPATH="$prefix/share/lddb/python" \
     python3 -c 'import lddb; print(lddb.load().find_database("any-angle-4.lddb"))')
   [[ $(realpath "$found") == $(realpath "$prefix/share/lddb/any-angle-4.lddb") ]] ||
-    { echo "install_check.sh: lddb.py found $found" >&2; exit 1; }
+    { echo "install_check.sh: the Python binding found $found" >&2; exit 1; }
 else
   step "  skipped: no python3"
 fi

@@ -1,8 +1,8 @@
-"""first_path.py: one path through lddb's Python binding (lddb.py, ctypes over liblddb.so).
+"""first_path.py: one path through lddb's Python binding (the package lddb, ctypes over liblddb.so).
 
     PYTHONPATH=PREFIX/share/lddb/python python3 first_path.py PREFIX/share/lddb/octile-4.lddb
 
-lddb.load() finds PREFIX/lib/liblddb.so.1 from lddb.py's own folder (LDDB_LIBRARY=... names
+lddb.load() finds PREFIX/lib/liblddb.so.1 from the package's own folder (LDDB_LIBRARY=... names
 another). Builds a 40 x 20 map with a wall, solves one query with Block A*, prints the path,
 then asks for a cell inside the wall to show how a refused query reads.
 Exit status 1 when the search finds no path.

@@ -1,10 +1,11 @@
-"""python_c_api: the C API from Python through ctypes (capi/python/lddb.py).
+"""python_c_api: the C API from Python through ctypes (the package capi/python/lddb).
 
 Needs the shared library in LDDB_LIBRARY (ctest passes lddb_c_shared). Builds a map from
 Python, solves with Block A* and A*, and checks each path step by step here: every move a
 legal octile move on free cells, the cost the sum of the moves. Then what a Python user
 leans on: options by keyword, the reason a search has no path, the library's errors as
 exceptions, `with`, and finding the library in an install's layout."""
+import ctypes.util
 import os
 import shutil
 import subprocess
@@ -263,18 +264,22 @@ def errors(lib, db, grid, ctx):
 
 
 def loading():
-    """load() without LDDB_LIBRARY: beside an install's lddb.py (PREFIX/share/lddb/python ->
+    """load() without LDDB_LIBRARY: beside an install's package (PREFIX/share/lddb/python/lddb ->
     PREFIX/lib), else a LibraryNotFound listing what it tried."""
     built = os.environ["LDDB_LIBRARY"]
-    expect(os.path.join("/opt/lddb", "lib", "liblddb.so.1") in lddb.install_candidates("/opt/lddb/share/lddb/python"),
-           str(lddb.install_candidates("/opt/lddb/share/lddb/python")))
+    candidates = lddb.install_candidates("/opt/lddb/share/lddb/python/lddb")
+    expect(os.path.join("/opt/lddb", "lib", "liblddb.so.1") in candidates, str(candidates))
+    # The names read as lddb.X (tracebacks, repr), not as the module inside the package that defines them.
+    for name in ("InvalidGoal", "Status", "Result", "Context", "load"):
+        expect(getattr(lddb, name).__module__ == "lddb", f"{name} in {getattr(lddb, name).__module__}")
     raises(lambda: lddb.load("/nonexistent/liblddb.so.1"), lddb.LibraryNotFound, "/nonexistent/liblddb.so.1")
     env = {k: v for k, v in os.environ.items() if k not in ("LDDB_LIBRARY", "LD_LIBRARY_PATH")}
     probe = "import lddb\ntry:\n    print(lddb.load().path)\nexcept lddb.LibraryNotFound as e:\n    print(e)\n"
     with tempfile.TemporaryDirectory() as prefix:
         py = os.path.join(prefix, "share", "lddb", "python")
         os.makedirs(py)
-        shutil.copy(lddb.__file__, py)
+        shutil.copytree(os.path.dirname(lddb.__file__), os.path.join(py, "lddb"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
         env["PYTHONPATH"] = py
 
         def run():
@@ -283,7 +288,7 @@ def loading():
             return out.stdout.strip()
         installed = os.path.join(prefix, "lib", "liblddb.so.1")
         missing = run()
-        if lddb.ctypes.util.find_library("lddb"):
+        if ctypes.util.find_library("lddb"):
             print("python_c_api: note: a liblddb is installed on this system; the not-found message is not checked")
         else:
             expect(missing.startswith("cannot find liblddb") and installed in missing, missing)

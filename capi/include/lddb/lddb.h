@@ -1,5 +1,5 @@
 /* lddb/lddb.h: the C API of lddb (library lddb_c), for C and for other languages
- * (P/Invoke, GDExtension, Rust FFI, Python ctypes: capi/python/lddb.py).
+ * (P/Invoke, GDExtension, Rust FFI, Python ctypes: the package capi/python/lddb).
  *
  * Handles. Databases, maps, contexts and batch solvers are opaque 64-bit ids, never
  * pointers: every call looks its handle up in a table that records the kind and a

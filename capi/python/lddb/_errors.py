@@ -1,0 +1,105 @@
+"""Statuses and exceptions: lddb_status by name, and the Error raised for each kind of refusal."""
+import enum
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from ._objects import Result
+
+
+class Status(str, enum.Enum):
+    """lddb_status by name; equal to its name as a string (Status.NO_PATH == "no_path")."""
+    OK = "ok"
+    NULL_ARGUMENT = "null_argument"
+    BAD_HANDLE = "bad_handle"
+    WRONG_HANDLE_KIND = "wrong_handle_kind"
+    BUFFER_TOO_SMALL = "buffer_too_small"
+    IO_ERROR = "io_error"
+    CORRUPT_DATABASE = "corrupt_database"
+    RULE_MISMATCH = "rule_mismatch"
+    INVALID_START = "invalid_start"
+    INVALID_GOAL = "invalid_goal"
+    NO_PATH = "no_path"
+    BUDGET_EXHAUSTED = "budget_exhausted"
+    IN_PROGRESS = "in_progress"
+    INVALID_ARGUMENT = "invalid_argument"
+    OUT_OF_MEMORY = "out_of_memory"
+    INTERNAL_ERROR = "internal_error"
+    INVALID_MAP = "invalid_map"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_CODES = list(Status)  # in lddb_status order: _CODES[LDDB_NO_PATH] is Status.NO_PATH
+STATUS_NAMES = [s.value for s in _CODES]  # the earlier list of names
+OK, BUFFER_TOO_SMALL, NO_PATH, BUDGET_EXHAUSTED, IN_PROGRESS = 0, 4, 10, 11, 12
+# Outcomes of a search that ran; a Result, not an exception.
+_RAN = {Status.OK, Status.NO_PATH, Status.BUDGET_EXHAUSTED, Status.IN_PROGRESS}
+# Queries the search refused: raised from solve and begin, with the Result.
+_REFUSED = {Status.INVALID_START, Status.INVALID_GOAL, Status.RULE_MISMATCH}
+
+
+
+class Error(Exception):
+    """A call the library refused. str() is the library's message; .status the Status (or
+    the number, for a status this module does not know)."""
+
+    def __init__(self, status, message: str, result: Optional["Result"] = None):
+        super().__init__(message)
+        self.status, self.message, self.result = status, message, result
+
+
+class FileError(Error, OSError):
+    """A file that cannot be opened or read."""
+
+
+class CorruptDatabase(Error, ValueError):
+    """Not an .lddb file, or one that fails verification."""
+
+
+class InvalidMap(Error, ValueError):
+    """A .map file that does not parse, or a map with no free cell where one is needed."""
+
+
+class InvalidArgument(Error, ValueError):
+    """A value out of its range: a size, an option, a count."""
+
+
+class HandleError(Error, ValueError):
+    """A closed object, or one of another kind where this one was expected."""
+
+
+class LibraryNotFound(Error, OSError):
+    """load() found no liblddb: the text lists where it looked."""
+
+
+class SearchError(Error, ValueError):
+    """A query the search cannot run; .result holds its Result."""
+
+
+class InvalidStart(SearchError):
+    """The start is off the map or blocked."""
+
+
+class InvalidGoal(SearchError):
+    """The goal is off the map or blocked."""
+
+
+class RuleMismatch(SearchError):
+    """The map is cut into other blocks than the database's, or the rules differ."""
+
+
+LddbError = Error  # the earlier name
+_ERRORS = {Status.IO_ERROR: FileError, Status.CORRUPT_DATABASE: CorruptDatabase, Status.INVALID_MAP: InvalidMap,
+           Status.INVALID_ARGUMENT: InvalidArgument, Status.NULL_ARGUMENT: HandleError,
+           Status.BAD_HANDLE: HandleError, Status.WRONG_HANDLE_KIND: HandleError,
+           Status.INVALID_START: InvalidStart, Status.INVALID_GOAL: InvalidGoal, Status.RULE_MISMATCH: RuleMismatch}
+
+
+def _status(code: int):
+    return _CODES[code] if 0 <= code < len(_CODES) else code
+
+
+def _error(code: int, message: str, result: Optional["Result"] = None) -> Error:
+    status = _status(code)
+    return _ERRORS.get(status, Error)(status, message, result)

@@ -1,0 +1,194 @@
+"""The library's objects (Database, Map, Landmarks, Context, Batch) and a search's Result."""
+import ctypes
+from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
+
+from ._errors import _CODES, _RAN, _REFUSED, OK, Status, _error, _status
+from ._options import Options, Point, Point2, _int, _point
+
+if TYPE_CHECKING:
+    from ._library import Library
+
+
+class Query(ctypes.Structure):
+    _fields_ = [("start", Point), ("goal", Point)]
+
+
+class CResult(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int32), ("reserved", ctypes.c_int32),
+                ("cost", ctypes.c_double), ("length", ctypes.c_double),
+                ("cost_fixed", ctypes.c_uint64), ("expansions", ctypes.c_uint64),
+                ("path_count", ctypes.c_uint64), ("path_offset", ctypes.c_uint64)]
+
+
+class Result(NamedTuple):
+    """One search's answer. cost is in units of length (-1 without a path), cost_fixed the
+    same in fixed point (2^32 per unit), length the Euclidean length of the path; message
+    says why there is no path ("" when found)."""
+    status: Status
+    cost: float
+    cost_fixed: int
+    length: float
+    expansions: int
+    path: List[Point2]
+    message: str = ""
+
+    @property
+    def found(self) -> bool:
+        return self.status == Status.OK
+
+    def raise_for_status(self) -> "Result":
+        """Raises what Context.solve raises for this outcome (InvalidStart, ...); else self."""
+        if self.status in _REFUSED or self.status == Status.INVALID_ARGUMENT:
+            raise _error(_CODES.index(self.status), self.message, self)
+        return self
+
+
+class _Handle:
+    """A library object: closed by close(), by leaving a `with` block, or when collected."""
+    _free = ""
+
+    def __init__(self, lib: "Library", handle: int):
+        self.lib, self.handle = lib, handle
+
+    @property
+    def closed(self) -> bool:
+        return not self.handle
+
+    def close(self) -> None:
+        """Frees the object; closing again does nothing."""
+        if self.handle:
+            h, self.handle = self.handle, 0
+            self.lib.check(getattr(self.lib._c, self._free)(h))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return f"<lddb.{type(self).__name__} {'closed' if self.closed else hex(self.handle)}>"
+
+
+class Database(_Handle):
+    """An opened .lddb file; immutable, shared by any number of threads."""
+    _free = "lddb_database_close"
+
+    def rule_name(self) -> str:
+        return self.lib._string(self.lib._c.lddb_database_rule_name, self.handle)
+
+    def block_size(self) -> int:
+        b = ctypes.c_int32()
+        self.lib.check(self.lib._c.lddb_database_block_size(self.handle, ctypes.byref(b)))
+        return b.value
+
+
+class Map(_Handle):
+    _free = "lddb_map_free"
+
+    def size(self) -> Tuple[int, int]:
+        """(width, height) in cells."""
+        w, h = ctypes.c_int32(), ctypes.c_int32()
+        self.lib.check(self.lib._c.lddb_map_size(self.handle, ctypes.byref(w), ctypes.byref(h)))
+        return w.value, h.value
+
+    def set_blocked(self, x: int, y: int, blocked: bool = True) -> None:
+        self.lib.check(self.lib._c.lddb_map_set_blocked(self.handle, x, y, 1 if blocked else 0))
+
+    def blocked(self, x: int, y: int) -> bool:
+        b = ctypes.c_int32()
+        self.lib.check(self.lib._c.lddb_map_blocked(self.handle, x, y, ctypes.byref(b)))
+        return bool(b.value)
+
+
+class Landmarks(_Handle):
+    _free = "lddb_landmarks_free"
+
+    def current(self, grid: Map) -> bool:
+        """Still valid for grid: no cell freed since the build (else searches ignore it)."""
+        c = ctypes.c_int32()
+        self.lib.check(self.lib._c.lddb_landmarks_current(self.handle, grid.handle, ctypes.byref(c)))
+        return bool(c.value)
+
+
+class Context(_Handle):
+    """One thread's search memory; keeps the last path and why the last search had none."""
+    _free = "lddb_context_free"
+
+    def solve(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
+              **kw) -> Result:
+        """One search; keywords as Library.options takes them, over `options` when given.
+        Returns the Result when the search ran (found or not); raises InvalidStart,
+        InvalidGoal or RuleMismatch for a query it cannot run."""
+        r, args = CResult(), self._query(db, grid, start, goal, options, "solve", kw)
+        return self._outcome(self.lib._c.lddb_solve(*args, ctypes.byref(r), None, 0), r)
+
+    def begin(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
+              **kw) -> Result:
+        """Sliced Block A*: status IN_PROGRESS until continue_ ends it; raises as solve does."""
+        r, args = CResult(), self._query(db, grid, start, goal, options, "begin", kw)
+        return self._outcome(self.lib._c.lddb_search_begin(*args, ctypes.byref(r)), r)
+
+    def continue_(self, max_expansions: int) -> Result:
+        """At most max_expansions more blocks (0: to the end)."""
+        r, budget = CResult(), _int("max_expansions", max_expansions, 0, 2**64 - 1, "0 (no limit) or a count")
+        st = self.lib._c.lddb_search_continue(self.handle, budget, ctypes.byref(r))
+        return self._outcome(st, r)
+
+    def _query(self, db, grid, start, goal, options, where, kw) -> tuple:
+        o = self.lib._options(options, where, kw)
+        return self.handle, db.handle, grid.handle, _point(start, "start"), _point(goal, "goal"), ctypes.byref(o)
+
+    def _outcome(self, st: int, r: CResult) -> Result:
+        error = self.lib.last_error()  # before any other call clears it
+        status = _status(st)
+        if status not in _RAN and status not in _REFUSED:
+            raise _error(st, error)
+        done = status != Status.IN_PROGRESS
+        result = Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions,
+                        self.path() if done else [], self.message() if done else "")
+        if status in _REFUSED:
+            raise _error(st, error, result)
+        return result
+
+    def message(self) -> str:
+        """Why the last search has no path ("" when it found one): lddb_context_message."""
+        return self.lib._string(self.lib._c.lddb_context_message, self.handle)
+
+    def path(self) -> List[Point2]:
+        """The last path this context found (solve or a finished sliced search)."""
+        n = ctypes.c_size_t()
+        self.lib.check(self.lib._c.lddb_context_path(self.handle, None, 0, ctypes.byref(n)))
+        buf = (Point * max(1, n.value))()
+        self.lib.check(self.lib._c.lddb_context_path(self.handle, buf, n.value, ctypes.byref(n)))
+        return [(buf[i].x, buf[i].y) for i in range(n.value)]
+
+
+class Batch(_Handle):
+    """Many queries on worker threads (threads 0: one per core)."""
+    _free = "lddb_batch_free"
+
+    def solve(self, db: Database, grid: Map, queries: List[Tuple[Point2, Point2]], *,
+              options: Optional[Options] = None, **kw) -> List[Result]:
+        """A Result per query, as Context.solve would give it, refused queries included
+        (their status says so; Result.raise_for_status raises for them)."""
+        c, n = self.lib._c, len(queries)
+        o = self.lib._options(options, "solve", kw)
+        qs = (Query * max(1, n))(*[Query(_point(a, "start"), _point(b, "goal")) for a, b in queries])
+        rs = (CResult * max(1, n))()
+        needed = ctypes.c_size_t()
+        self.lib.check(c.lddb_batch_solve(self.handle, db.handle, grid.handle, qs, n, ctypes.byref(o), rs,
+                                          None, 0, ctypes.byref(needed)))  # the size query
+        points = (Point * max(1, needed.value))()
+        self.lib.check(c.lddb_batch_solve(self.handle, db.handle, grid.handle, qs, n, ctypes.byref(o), rs,
+                                          points, needed.value, ctypes.byref(needed)))
+        return [Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions,
+                       [(points[j].x, points[j].y) for j in range(r.path_offset, r.path_offset + r.path_count)],
+                       "" if r.status == OK else self.lib._string(c.lddb_batch_message, self.handle, i))
+                for i, r in enumerate(rs[:n])]

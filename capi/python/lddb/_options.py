@@ -1,0 +1,106 @@
+"""Search options: the algorithm and heuristic enums, the C structs a query passes (lddb_point,
+lddb_options) and the keyword options solve takes, each checked with an error naming the keyword."""
+import ctypes
+import difflib
+import enum
+from typing import Tuple
+
+Point2 = Tuple[int, int]
+
+
+class Algorithm(enum.IntEnum):
+    BLOCK_ASTAR = 0      # any rule; needs the database and a map cut into its blocks
+    ASTAR = 1            # tile and octile
+    THETA_STAR = 2       # any-angle
+    LAZY_THETA_STAR = 3  # any-angle
+
+
+class Heuristic(enum.IntEnum):
+    DEFAULT = 0  # the admissible one for the rule
+    ZERO = 1
+    MANHATTAN = 2
+    OCTILE = 3
+    EUCLIDEAN = 4
+
+
+BLOCK_ASTAR, ASTAR, THETA_STAR, LAZY_THETA_STAR = tuple(Algorithm)
+_ALGORITHM_NAMES = {"block_astar": 0, "astar": 1, "theta": 2, "theta_star": 2, "lazy_theta": 3, "lazy_theta_star": 3}
+
+
+class Point(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_int32), ("y", ctypes.c_int32)]
+
+
+class Options(ctypes.Structure):
+    """lddb_options; build one with Library.options(...) or pass keywords to solve."""
+    _fields_ = [("struct_size", ctypes.c_uint32), ("version", ctypes.c_uint32),
+                ("algorithm", ctypes.c_int32), ("heuristic", ctypes.c_int32),
+                ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
+                ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double),
+                ("landmarks", ctypes.c_uint64), ("square_levels", ctypes.c_int32)]
+
+
+def _int(key: str, value, low: int, high: int, hint: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{key} must be an int, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{key} {value} is out of range: {hint}")
+    return value
+
+
+def _named(key: str, value, names: dict, enum_type) -> int:
+    """An enum member, its number or its name (any case, '-' for '_')."""
+    if isinstance(value, str):
+        code = names.get(value.lower().replace("-", "_"))
+        if code is None:
+            raise ValueError(f"{key} {value!r} is not one of: {', '.join(names)}")
+        return code
+    return int(enum_type(_int(key, value, 0, len(enum_type) - 1, "one of " + ", ".join(names))))
+
+
+def _typed(key: str, value, types, what: str, bools: bool = False):
+    if not isinstance(value, types) or (isinstance(value, bool) and not bools):
+        raise TypeError(f"{key} must be {what}, not {type(value).__name__}")
+    return value
+
+
+def _landmarks(key: str, v) -> int:
+    from ._objects import Landmarks  # here, not at the top: _objects imports this module
+    if v is not None and not _typed(key, v, Landmarks, "Landmarks from build_landmarks or None").handle:
+        raise ValueError(f"{key} are closed")
+    return v.handle if v is not None else 0
+
+
+# Each keyword's check and its value in the lddb_options field of the same name. The ranges of
+# weight (1 to 16) and square_levels (1 to 4) are the library's to check: it names the field.
+_FIELDS = {
+    "algorithm": lambda k, v: _named(k, v, _ALGORITHM_NAMES, Algorithm),
+    "heuristic": lambda k, v: _named(k, v, {h.name.lower(): int(h) for h in Heuristic}, Heuristic),
+    "smooth": lambda k, v: 1 if _typed(k, v, int, "a bool", bools=True) else 0,
+    "weight": lambda k, v: float(_typed(k, v, (int, float), "a number")),
+    "max_expansions": lambda k, v: 0 if v is None else _int(k, v, 0, 2**64 - 1, "0 or None (no limit), or a count"),
+    "landmarks": _landmarks,
+    # True: open squares for every rule; False: the paper's fixed blocks.
+    "open_squares": lambda k, v: (2 if v else 0) if isinstance(v, bool) else
+    _int(k, v, 0, 2, "0 (fixed blocks), 1 (the rule's default) or 2 (every rule)"),
+    "square_levels": lambda k, v: _int(k, v, 0, 2**31 - 1, "0 (the rule's default) or a level"),
+}
+
+
+def _apply(o: Options, where: str, kw: dict) -> Options:
+    for key, value in kw.items():
+        if key not in _FIELDS:
+            near = difflib.get_close_matches(key, _FIELDS, 1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            raise TypeError(f"{where}() got an unexpected keyword argument {key!r} ({hint}options: "
+                            f"{', '.join(_FIELDS)})")
+        setattr(o, key, _FIELDS[key](key, value))
+    return o
+
+
+def _point(p, name: str) -> Point:
+    try:
+        x, y = p
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an (x, y) pair, not {p!r}") from None
+    return Point(_int(name + " x", x, -2**31, 2**31 - 1, "an int32"), _int(name + " y", y, -2**31, 2**31 - 1, "an int32"))
