@@ -57,6 +57,7 @@ lddb::search_options options(const rule& r, int levels) {
   lddb::search_options o(lddb::default_heuristic(r));
   o.open_squares = true;
   o.square_levels = levels;
+  o.smooth = false;  // the searches' own paths: smoothing would blur what the squares change
   return o;
 }
 

@@ -110,12 +110,26 @@ def main():
         expect(not lm.current(grid), "freeing a cell makes landmarks stale")
         r = ctx.solve(db, grid, start, goal, landmarks=lm)
         expect(r.status == "ok" and r.cost_fixed == costs[0], "stale landmarks: " + r.status)
+        lm.repair(grid)
+        expect(lm.current(grid), "repaired landmarks are current")
+        r = ctx.solve(db, grid, start, goal, landmarks=lm)
+        expect(r.status == "ok" and r.cost_fixed == costs[0], "repaired landmarks: " + r.status)
+        # More frees than the map keeps a note of: the set cannot catch up, and says so.
+        for _ in range(1100):
+            grid.set_blocked(0, 19, True)
+            grid.set_blocked(0, 19, False)
+        raises(lambda: lm.repair(grid), lddb.RebuildNeeded, "")
+        expect(not lm.current(grid), "landmarks that need a rebuild stay stale")
     expect(lm.closed, "landmarks closed by with")
     raises(lambda: ctx.solve(db, grid, start, goal, landmarks=lm), ValueError, "landmarks are closed")
     raises(lambda: lib.build_landmarks(db, grid, 0), lddb.InvalidArgument, "count 0")
 
-    # Sliced == one-shot; batch == one by one.
+    # Sliced == one-shot; batch == one by one; a reserved context answers the same.
     one_shot = ctx.solve(db, grid, start, goal)
+    with lib.create_context() as reserved:
+        reserved.reserve(db, grid)
+        expect(reserved.solve(db, grid, start, goal) == one_shot, "a reserved context answers differently")
+        raises(lambda: reserved.reserve(db, grid, algorithm="nope"), ValueError, "algorithm")
     r = ctx.begin(db, grid, start, goal)
     slices = 0
     while r.status == "in_progress":

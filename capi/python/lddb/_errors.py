@@ -25,6 +25,7 @@ class Status(str, enum.Enum):
     OUT_OF_MEMORY = "out_of_memory"
     INTERNAL_ERROR = "internal_error"
     INVALID_MAP = "invalid_map"
+    REBUILD_NEEDED = "rebuild_needed"
 
     def __str__(self) -> str:
         return self.value
@@ -89,10 +90,16 @@ class RuleMismatch(SearchError):
     """The map is cut into other blocks than the database's, or the rules differ."""
 
 
+class RebuildNeeded(Error):
+    """Landmarks that cannot catch up with the map (more cells freed than the map keeps a
+    note of, or another map): build a new set."""
+
+
 LddbError = Error  # the earlier name
 _ERRORS = {Status.IO_ERROR: FileError, Status.CORRUPT_DATABASE: CorruptDatabase, Status.INVALID_MAP: InvalidMap,
            Status.INVALID_ARGUMENT: InvalidArgument, Status.NULL_ARGUMENT: HandleError,
            Status.BAD_HANDLE: HandleError, Status.WRONG_HANDLE_KIND: HandleError,
+           Status.REBUILD_NEEDED: RebuildNeeded,
            Status.INVALID_START: InvalidStart, Status.INVALID_GOAL: InvalidGoal, Status.RULE_MISMATCH: RuleMismatch}
 
 

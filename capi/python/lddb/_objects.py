@@ -116,10 +116,21 @@ class Landmarks(_Handle):
         self.lib.check(self.lib._c.lddb_landmarks_current(self.handle, grid.handle, ctypes.byref(c)))
         return bool(c.value)
 
+    def repair(self, grid: Map) -> None:
+        """Lowers only the distances that cells freed since make shorter, so the set is current
+        again; raises RebuildNeeded when it cannot catch up (build a new set then)."""
+        self.lib.check(self.lib._c.lddb_landmarks_repair(self.handle, grid.handle))
+
 
 class Context(_Handle):
     """One thread's search memory; keeps the last path and why the last search had none."""
     _free = "lddb_context_free"
+
+    def reserve(self, db: Database, grid: Map, *, options: Optional[Options] = None, **kw) -> None:
+        """Sizes the context for every query on grid by the search the options choose (Block A*
+        by default), so that the first query costs what a warm one does."""
+        o = self.lib._options(options, "reserve", kw)
+        self.lib.check(self.lib._c.lddb_context_reserve(self.handle, db.handle, grid.handle, ctypes.byref(o)))
 
     def solve(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
               **kw) -> Result:
