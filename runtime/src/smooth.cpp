@@ -1,7 +1,7 @@
 // Path smoothing and path length. See lddb/search.hpp.
 //
 // Any-angle: from each kept waypoint, jump to the farthest later waypoint that it sees
-// (segment_legal), scanning from the end of the path backwards. Every jump replaces a
+// (segment_legal), scanning forward (smooth_in_place says how far). Every jump replaces a
 // chain of segments by one straight segment between the same points, so the path stays
 // legal and never gets longer. Under the default rule (squeeze forbidden) a jump must also
 // keep the sides: it may leave a kept waypoint only on the side the input left it on, and
@@ -54,15 +54,30 @@ void smooth_in_place(const rule& r, const grid_map& map, std::vector<point>& pat
     ++los_checks;
     return segment_legal(r, map, path[i].x, path[i].y, path[j].x, path[j].y);
   };
-  std::size_t i = 0;
-  while (i + 1 < n) {
-    std::size_t j = n - 1;
-    // (A path may come back to a point, on its other side: a jump there is no segment.)
-    while (j > i + 1 && (path[j] == path[i] || (sides && !keeps_sides(i, j)) || !sees(i, j))) --j;
-    path[kept++] = path[j];
-    i = j;
+  // Forward from each kept waypoint: the farthest later waypoint it sees, looking no more
+  // than kLookahead waypoints past the last one it saw. A raw Block A* path sees a prefix
+  // of what follows until it turns a corner, so a pass keeps nearly what a scan from the
+  // end finds, at O(path) line-of-sight checks instead of O(path x kept) (that scan took
+  // 1.5x the query's time in mazes). Passes repeat until one removes nothing: the next pass,
+  // over fewer waypoints, finds most of what comes back into view past the lookahead, and
+  // smoothing a smoothed path then changes nothing.
+  constexpr std::size_t kLookahead = 4;
+  for (std::size_t len = path.size();; len = path.size()) {
+    std::size_t out = 1;  // path[0] stays
+    std::size_t i = 0;
+    while (i + 1 < len) {
+      std::size_t best = i + 1;  // the input's own next segment always qualifies
+      for (std::size_t j = i + 2; j < len && j <= best + kLookahead; ++j) {
+        // (A path may come back to a point, on its other side: a jump there is no segment.)
+        if (path[j] == path[i] || (sides && !keeps_sides(i, j))) continue;
+        if (sees(i, j)) best = j;
+      }
+      path[out++] = path[best];
+      i = best;
+    }
+    path.resize(out);
+    if (out == len) return;
   }
-  path.resize(kept);
 }
 
 }  // namespace
