@@ -41,7 +41,7 @@ double parse_weight(const std::string& text, const std::string& option);
 point parse_point(const std::string& text, const std::string& option);
 
 // The folder of shipped databases, in the order of lddb/data_dir.hpp ($LDDB_DATA_DIR, the
-// program's ../share/lddb, the install's, the source tree's).
+// program's ../share/lddb, liblddb's, the install's, the source tree's for a build tree).
 std::string default_data_dir();
 
 // An algorithm with its rule, database and heuristic, resolved from the options:

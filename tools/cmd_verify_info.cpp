@@ -156,7 +156,8 @@ void add_info_command(CLI::App& app, command_action& chosen) {
   auto* cmd = app.add_subcommand("info", "Open and verify every database shipped in lddb/ and summarise them");
   cmd->add_option("--dir", a->dir,
                   "A folder of your own: list the .lddb files it holds (default: the shipped databases' folder: "
-                  "$LDDB_DATA_DIR, else share/lddb beside the program, the install's, the source tree's lddb/)");
+                  "$LDDB_DATA_DIR, else share/lddb beside the program, beside liblddb, the install's, and the source tree's lddb/ "
+                  "for a build tree only)");
   cmd->callback([a, &chosen] { chosen = [a] { return run_info(*a); }; });
 }
 
