@@ -107,7 +107,7 @@ struct search_options {
   std::optional<heuristic_kind> heuristic;
   // Smooth the path (smooth_path) before returning it, found or budget_exhausted. Unset takes
   // the rule's default: on for any-angle (a raw Block A* path has many waypoints a unit
-  // would zig-zag through: 17.6 where the smoothed one has 4.2 on 64room_001; the search's
+  // would zig-zag through: 62.6 on average over 64room_001's queries, 11.1 smoothed; the search's
   // own cost is then replaced by the smoothed path's, see search_result::cost), off for tile
   // and octile, whose path then lists every cell (true keeps only the turning points; the
   // cost stays). Smoothing's line-of-sight tests count in stats.los_checks; a warm query
