@@ -121,11 +121,15 @@ void block_search::reconstruct(search_result& r) const {
 void block_search::to_path(std::vector<point>& way) const {
   std::reverse(way.begin(), way.end());
   if (rule_.on_vertices() || way.empty()) return;
+  // A waypoint repeated (say, a start on its block's boundary) adds no cell; dropping it
+  // first makes every run at least one step, which the in-place fill below relies on.
+  way.erase(std::unique(way.begin(), way.end()), way.end());
   // Cells: fill the straight runs between waypoints with every cell. Each step moves
   // towards the next waypoint on both axes, so even waypoints out of line (a corrupt
   // database the reader could not catch) end the run instead of stepping past it: the run
   // to way[k] takes max(|dx|, |dy|) steps. The runs are written from the last back, each
-  // at or after its own waypoints' places, so no waypoint is overwritten before it is read.
+  // at or after its own waypoints' places (each earlier run adds at least one cell), so no
+  // waypoint is overwritten before it is read.
   const auto steps = [](point a, point b) { return static_cast<std::size_t>(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y))); };
   const std::size_t waypoints = way.size();
   std::size_t cells = 1;
