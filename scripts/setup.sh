@@ -9,6 +9,7 @@ packages=(
   libzstd-dev libxxhash-dev libboost-serialization-dev
   libgtest-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer and clang's sanitizer runtimes
+  valgrind  # scripts/instr_guard.sh: callgrind, and <valgrind/callgrind.h> for bench/instr_queries
 )
 
 if [[ ${EUID:-$(id -u)} -eq 0 ]]; then
