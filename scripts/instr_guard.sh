@@ -124,7 +124,7 @@ awk -v limit="$limit" -v skipfile="$tmp/skipped" '
       r = now[g] / rec[g]; note = ""
       if (nq[g] != rq[g]) { note = "  QUERIES " rq[g] " -> " nq[g]; bad = 1 }
       else if (r > limit) { note = "  ROSE"; bad = 1 } else if (r < 2 - limit) { note = "  fell"; fell = 1 }
-      printf "%-50s %12s %12s %7.3f%s\n", g, rec[g], now[g], r, note
+      printf "%-50s %12s %12s %7.4f%s\n", g, rec[g], now[g], r, note
       done[g] = 1
     }
     for (i = 1; i <= n; i++) if (!(order[i] in done)) {
