@@ -64,6 +64,9 @@ struct landmark_builder::state {
   // and its queues.
   std::vector<std::uint32_t> dist;
   landmark_dial::queues queues;
+  // The legal moves of every point (landmark_dial::legal_moves), read once for the map
+  // instead of once a point for every Dijkstra: 1 byte a point, while building.
+  std::vector<std::uint8_t> legal;
   // Placement: the best probe so far and the distance from each point to its nearest landmark.
   std::vector<std::uint32_t> best_probe, nearest;
   std::size_t best_reached = 0, reached = 0;
@@ -95,7 +98,7 @@ struct landmark_builder::state {
     const std::uint64_t before = reached;
     const bool over = landmark_dial::run(
         queues, budget, reached, [this](std::size_t i) -> std::uint32_t& { return dist[i]; },
-        [this](std::size_t i) { return landmark_dial::legal_moves(map, set.moves_.data(), vertices, at_index(i)); },
+        [this](std::size_t i) { return static_cast<unsigned>(legal[i]); },
         offset.data(), set.unit_);
     work_done += reached - before;
     return over;
@@ -193,6 +196,10 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
     const auto& m = tables.cells_for(r);
     set.moves_.assign(m.begin(), m.end());
   }
+  s.legal.resize(s.n);
+  for (int y = 0; y < set.rows_; ++y)
+    for (int x = 0; x < set.stride_; ++x)
+      s.legal[s.index_of({x, y})] = static_cast<std::uint8_t>(landmark_dial::legal_moves(map, set.moves_.data(), s.vertices, {x, y}));
   set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
   s.start_search(s.random_start());
   s.total_work = static_cast<std::uint64_t>(count + 1) * s.n;
@@ -261,10 +268,12 @@ bool landmark_builder::step(std::uint64_t work) {
         if (!s.run_search(work)) return false;
         std::uint32_t* column = s.set.table_.data() + s.placed;
         const std::size_t k = static_cast<std::size_t>(s.count);
-        for (std::size_t i = 0; i < s.n; ++i) {
-          column[s.set.slot(s.at_index(i)) * k] = s.dist[i];
-          s.nearest[i] = std::min(s.nearest[i], s.dist[i]);
-        }
+        for (int y = 0, i = 0; y < s.set.rows_; ++y)
+          for (int x = 0; x < s.set.stride_; ++x, ++i) {
+            const std::uint32_t d = s.dist[static_cast<std::size_t>(i)];
+            column[s.set.slot({x, y}) * k] = d;
+            s.nearest[static_cast<std::size_t>(i)] = std::min(s.nearest[static_cast<std::size_t>(i)], d);
+          }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
         break;
@@ -275,6 +284,7 @@ bool landmark_builder::step(std::uint64_t work) {
   }
   if (s.at == phase::finished) {
     s.dist = {};
+    s.legal = {};
     s.best_probe = {};
     s.nearest = {};
     s.queues = {};
@@ -287,6 +297,25 @@ landmark_set landmark_builder::take() {
   landmark_set out = std::move(s_->set);
   s_.reset();
   return out;
+}
+
+const landmark_set& landmark_builder::partial() const {
+  if (!s_) throw std::logic_error("landmark_builder::partial: the set was taken");
+  return s_->set;
+}
+
+int landmark_builder::built() const {
+  if (!s_) return 0;
+  return s_->at == phase::finished ? s_->count : s_->placed;
+}
+
+std::size_t landmark_builder::memory_bytes() const {
+  if (!s_) return 0;
+  const state& s = *s_;
+  std::size_t n = s.set.memory_bytes() + s.legal.capacity() +
+                  (s.dist.capacity() + s.best_probe.capacity() + s.nearest.capacity()) * sizeof(std::uint32_t);
+  for (const auto& q : s.queues.queue) n += q.capacity() * sizeof(std::uint64_t);
+  return n;
 }
 
 landmark_set landmark_set::build(const rule& r, const grid_map& map, int count, landmark_placement placement,

@@ -197,6 +197,12 @@ class landmark_builder {
   // Fraction of the work done, for progress reports (0 to 1).
   double progress() const;
   landmark_set take();  // the set once done(); throws std::logic_error before
+  // The set as far as it is built: the tables of the first built() landmarks are complete,
+  // the others hold kUnreached (which every bound skips), so a search may use it at once
+  // (lddb/prepare.hpp does, for the map the builder was made from). Valid until take().
+  const landmark_set& partial() const;
+  int built() const;                // landmarks whose tables are complete
+  std::size_t memory_bytes() const;  // the tables and the work arrays of the Dijkstra
 
  private:
   struct state;
