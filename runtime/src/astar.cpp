@@ -18,6 +18,7 @@
 #include <string>
 
 #include "context.hpp"
+#include "prepared.hpp"
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
@@ -141,8 +142,10 @@ search_result astar(const rule& r, const grid_map& map, point start, point goal,
   return res;
 }
 
-void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
            search_context& ctx, search_result& res) {
+  search_options scratch;
+  const search_options& options = detail::with_prepared(asked, r, map, scratch);
   res.clear();
   if (r.on_vertices()) {
     res.status = search_status::rule_mismatch;

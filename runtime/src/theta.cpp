@@ -37,6 +37,7 @@
 #include <string>
 
 #include "context.hpp"
+#include "prepared.hpp"
 #include "heuristic.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
@@ -263,7 +264,9 @@ void theta_rule(const rule& r, const grid_map& map, point start, point goal, con
 
 template <bool Lazy>
 void theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
-                  const search_options& options, search_context& ctx, search_result& res) {
+                  const search_options& asked, search_context& ctx, search_result& res) {
+  search_options scratch;
+  const search_options& options = detail::with_prepared(asked, r, map, scratch);
   res.clear();
   if (!r.on_vertices()) {
     res.status = search_status::rule_mismatch;

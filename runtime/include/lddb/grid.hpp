@@ -20,6 +20,10 @@
 
 namespace lddb {
 
+namespace detail {
+struct preparations;  // runtime/src/prepared.hpp: what lddb::prepare made (lddb/prepare.hpp)
+}
+
 // Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
 // lddb::connectivity_of (lddb/search.hpp) gives a rule's.
 enum class connectivity : std::uint8_t { four = 0, eight = 1 };
@@ -112,6 +116,12 @@ class grid_map {
   // Number of blocked cells (for reports).
   std::uint64_t blocked_count() const;
 
+  // What lddb::prepare made for this map (lddb/prepare.hpp), for the searches; null when
+  // nothing. A cache of the map, like the component labels: a copy starts without it, a
+  // move takes it along.
+  const detail::preparations* preparations() const { return prepared_.p.get(); }
+  detail::preparations& preparations_to_change();  // made on first use
+
   friend bool operator==(const grid_map& a, const grid_map& b) {
     return a.width_ == b.width_ && a.height_ == b.height_ && a.block_ == b.block_ && a.row_bits_ == b.row_bits_ &&
            a.codes_ == b.codes_;
@@ -169,6 +179,21 @@ class grid_map {
     std::unique_ptr<components, components_deleter> p_;
   };
   components_handle components_;
+  struct preparations_deleter {
+    void operator()(detail::preparations* p) const;
+  };
+  struct preparations_handle {
+    std::unique_ptr<detail::preparations, preparations_deleter> p;
+    preparations_handle() = default;
+    preparations_handle(const preparations_handle&) {}
+    preparations_handle& operator=(const preparations_handle&) {
+      p.reset();
+      return *this;
+    }
+    preparations_handle(preparations_handle&&) noexcept = default;
+    preparations_handle& operator=(preparations_handle&&) noexcept = default;
+  };
+  preparations_handle prepared_;
   void update_components(int x, int y, bool is_blocked);
 };
 

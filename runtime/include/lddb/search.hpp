@@ -174,6 +174,10 @@ struct search_options {
   // is always safe. Tile and octile stay optimal; Block A*'s any-angle paths keep their
   // cost. The set must outlive the query; several threads may share one.
   const landmark_set* landmarks = nullptr;
+  // Use what lddb::prepare made for the map under the query's rule (lddb/prepare.hpp): its
+  // landmarks while they are current, unless `landmarks` names a set, and its open-square
+  // choice, unless `open_squares` is set. False searches as if the map were not prepared.
+  bool use_prepared = true;
   search_options() = default;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../context.hpp"
+#include "../prepared.hpp"
 #include "lddb/segments.hpp"
 #include "search.hpp"
 
@@ -261,7 +262,8 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
   q.map = &map;
   q.start = start;
   q.goal = goal;
-  q.options = options;
+  search_options scratch;
+  q.options = detail::with_prepared(options, db.movement(), map, scratch);
   q.stats = {};
   q.length = kUnreachable;
   q.best_goal_slot = q.best_point = q.direct_start = -1;

@@ -1,0 +1,125 @@
+// lddb/prepare.hpp: one call after a map is loaded, and every search on it gets faster.
+//
+//   lddb::grid_map map = lddb::load_map("level.map");
+//   lddb::prepare(db, map);                      // < 50 ms at 512 x 512; see the report
+//   ... each frame: map.set_blocked(...) as doors open and close, then
+//   lddb::prepare_step(map);                     // keeps the preparation current, in a slice
+//   lddb::block_astar(db, map, start, goal, {}, ctx);  // uses what was prepared
+//
+// What pays depends on the map and the rule, so prepare chooses it by rules measured on
+// every family of Moving AI maps (plan_preparation; docs/benchmarks.md, "Preparation"):
+// landmarks (a differential heuristic, lddb/landmarks.hpp) where the map has walls that
+// bend paths, and for tile and octile the open squares of Block A* where the map's open
+// ground is wide. The preparation lives in the map (a copy of the map starts without it,
+// like the component labels) and every search on the map under that rule uses it unless
+// search_options::use_prepared is false or the options name their own landmarks or open
+// squares.
+//
+// Kept current. set_blocked stays O(1): blocking a cell leaves the landmark tables lower
+// bounds (admissible, merely less tight), freeing one makes them possibly too long, so from
+// then on every search goes without them (the rule's own heuristic, always safe) until
+// prepare_step has repaired them from the map's journal of freed cells (a one-door repair
+// takes microseconds to a few milliseconds at 512 x 512). No search ever reads a table
+// that could overestimate. After more frees than the journal keeps, or when many cells
+// were blocked since the tables were built (they would be loose), prepare_step rebuilds
+// them in slices while the searches go on with what is safe.
+//
+// Threads. Like set_blocked, prepare and prepare_step change the map: call them on the
+// thread that owns it, between searches; any number of searches may then run at once on
+// other threads. With prepare_mode::worker_thread the landmarks are built on a thread of
+// their own from a copy of the map and published when done, with no lock on the searches'
+// path; prepare_step then adopts them (and catches up with the cells freed meanwhile).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "lddb/grid.hpp"
+#include "lddb/landmarks.hpp"
+#include "lddb/rule.hpp"
+
+namespace lddb {
+
+class database;
+
+// What pays on a map under a rule, by measured rules (see plan_preparation).
+struct preparation_plan {
+  int landmarks = 0;          // landmarks to build (0: none)
+  bool open_squares = false;  // Block A* with open squares (the search_options::open_squares default)
+  std::string why;            // the map's figures the choice read, for reports
+};
+
+// The measured rule. Landmarks: on every map with at least kMinLandmarkCells free cells
+// (on smaller ones a query expands a few dozen nodes and reading the tables costs more than
+// it saves). Open squares for tile and octile: when at least a quarter of the map's free
+// cells lie in open 8 x 8-block groups, or the map has more than 1024 x 1024 cells (there
+// even a few large rooms pay); any-angle searches open squares by default anyway.
+preparation_plan plan_preparation(const rule& r, const grid_map& map);
+inline constexpr std::uint64_t kMinLandmarkCells = 16384;
+
+enum class prepare_mode : std::uint8_t {
+  // prepare builds what the first query can use (the open-square choice, and the first
+  // kFirstLandmarks landmarks) and leaves the rest to prepare_step, a slice at a time.
+  slices,
+  // prepare does everything before it returns.
+  complete,
+  // prepare returns at once; a thread of the preparation builds the landmarks from a copy
+  // of the map and publishes them when done (searches use them from then on).
+  worker_thread,
+};
+inline constexpr int kFirstLandmarks = 4;
+
+struct prepare_options {
+  prepare_mode mode = prepare_mode::slices;
+  std::optional<int> landmarks;      // instead of the plan's count (0: none; at most landmark_set::kMaxLandmarks)
+  std::optional<bool> open_squares;  // instead of the plan's choice
+  landmark_placement placement = landmark_placement::farthest;  // where the landmarks go
+  // Rebuild the landmarks (in slices, by prepare_step) once this many cells were blocked
+  // since they were built: blocked cells leave them admissible but loose. 0: never.
+  std::uint64_t rebuild_after_blocked = 1024;
+};
+
+enum class preparation_state : std::uint8_t {
+  ready,     // everything planned is built and current
+  building,  // landmarks still to build: searches use the landmarks done so far
+  stale,     // cells were freed since: searches go without landmarks until prepare_step repairs them
+};
+const char* preparation_state_name(preparation_state s);
+
+struct preparation_report {
+  rule movement;
+  preparation_plan plan;
+  preparation_state state = preparation_state::ready;
+  int landmarks_built = 0;   // landmarks whose tables are complete
+  double prepare_ms = 0;     // the prepare call itself (wall time on its thread)
+  double total_ms = 0;       // prepare, prepare_step and the worker thread so far
+  std::size_t bytes = 0;     // memory the preparation holds now (landmark tables and builders)
+  std::string text() const;  // one line for logs: what, time, memory, state
+};
+
+// Prepares `map` for Block A* with `db` (its rule), or for the reference searches under
+// rule `r`; a second call for the same rule replaces the first. Throws
+// std::invalid_argument for an option out of range.
+preparation_report prepare(const database& db, grid_map& map, const prepare_options& options = {});
+preparation_report prepare(const rule& r, grid_map& map, const prepare_options& options = {});
+
+// Runs the pending work of every preparation of the map, at most about `work` points
+// settled (15-40 ns each): landmarks still to build, repairs after set_blocked freed
+// cells, rebuilds. True when nothing is pending (every preparation ready).
+inline constexpr std::uint64_t kDefaultStepWork = 1u << 15;
+bool prepare_step(grid_map& map, std::uint64_t work = kDefaultStepWork);
+
+// The landmarks the map's searches under rule r read now: the preparation's, while they are
+// current (complete, or those done so far while building); null otherwise. Valid until the
+// next prepare, prepare_step or unprepare of the map.
+const landmark_set* prepared_landmarks(const grid_map& map, const rule& r);
+
+// The preparation for rule r, if the map has one.
+std::optional<preparation_report> preparation_of(const grid_map& map, const rule& r);
+
+// Drops every preparation of the map (and stops its worker threads).
+void unprepare(grid_map& map);
+
+}  // namespace lddb

@@ -1,0 +1,260 @@
+// lddb::prepare and what keeps it current. See lddb/prepare.hpp.
+#include "lddb/prepare.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "lddb/format.hpp"
+#include "prepared.hpp"
+
+namespace lddb {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+// Cells in open groups of 2^level x 2^level blocks (every block of them free), counted from
+// the map's open-group counts.
+std::uint64_t cells_in_open_groups(const grid_map& map, int level) {
+  if (map.open_group_levels() < level) return 0;
+  std::uint64_t blocks = 0;
+  for (int by = 0; by < map.blocks_y(); ++by)
+    for (int bx = 0; bx < map.blocks_x(); ++bx)
+      if (map.open_group_level(bx, by, level) >= level) ++blocks;
+  return blocks * static_cast<std::uint64_t>(map.block()) * static_cast<std::uint64_t>(map.block());
+}
+
+// Enough steps of `b` to finish its first `landmarks` tables (or all of them).
+void build_first(landmark_builder& b, int landmarks) {
+  while (b.built() < landmarks && !b.step(kDefaultStepWork)) {
+  }
+}
+
+}  // namespace
+
+const char* preparation_state_name(preparation_state s) {
+  switch (s) {
+    case preparation_state::ready:
+      return "ready";
+    case preparation_state::building:
+      return "building";
+    case preparation_state::stale:
+      return "stale";
+  }
+  return "?";
+}
+
+preparation_plan plan_preparation(const rule& r, const grid_map& map) {
+  preparation_plan plan;
+  const std::uint64_t cells = static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height());
+  const std::uint64_t free_cells = cells - map.blocked_count();
+  const std::uint64_t open8 = cells_in_open_groups(map, 3);
+  const double open_share = free_cells == 0 ? 0.0 : static_cast<double>(open8) / static_cast<double>(free_cells);
+  plan.landmarks = free_cells >= kMinLandmarkCells ? 8 : 0;
+  plan.open_squares = r.on_vertices() || open_share >= 0.25 || cells > std::uint64_t{1024} * 1024;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%llu free cells, %.0f%% of them in open 8x8-block groups",
+                static_cast<unsigned long long>(free_cells), 100.0 * open_share);
+  plan.why = buf;
+  return plan;
+}
+
+namespace {
+
+detail::prepared_rule& entry_for(grid_map& map, const rule& r) {
+  detail::preparations& ps = map.preparations_to_change();
+  for (auto& p : ps.of)
+    if (p->movement == r) {
+      p = std::make_unique<detail::prepared_rule>();  // replaces it (and stops its worker)
+      p->movement = r;
+      return *p;
+    }
+  ps.of.push_back(std::make_unique<detail::prepared_rule>());
+  ps.of.back()->movement = r;
+  return *ps.of.back();
+}
+
+void start_worker(detail::prepared_rule& p, const grid_map& map) {
+  // The builder copies the map here, on the owner's thread; the worker touches only it.
+  auto b = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+  p.worker = std::thread([&p, b = std::move(b)]() mutable {
+    const auto t0 = clock_type::now();
+    while (!p.cancel.load(std::memory_order_relaxed))
+      if (b->step(kDefaultStepWork)) {
+        p.worker_set = b->take();
+        p.worker_us.store(static_cast<std::int64_t>(ms_since(t0) * 1000.0), std::memory_order_relaxed);
+        p.published.store(true, std::memory_order_release);
+        return;
+      }
+  });
+}
+
+preparation_report report_of(const detail::prepared_rule& p, const grid_map& map) {
+  preparation_report out;
+  out.movement = p.movement;
+  out.plan = p.plan;
+  out.prepare_ms = p.prepare_ms;
+  out.total_ms = p.prepare_ms + p.step_ms + static_cast<double>(p.worker_us.load(std::memory_order_relaxed)) / 1000.0;
+  const bool published = p.published.load(std::memory_order_acquire);
+  out.bytes = p.set.memory_bytes() + (p.builder ? p.builder->memory_bytes() : 0) +
+              (published ? p.worker_set.memory_bytes() : 0);
+  if (p.plan.landmarks == 0) {
+    out.state = preparation_state::ready;
+    return out;
+  }
+  const landmark_set* complete = p.set.empty() ? (published ? &p.worker_set : nullptr) : &p.set;
+  if (complete != nullptr && complete->current_for(map) && !p.builder) {
+    out.state = preparation_state::ready;
+    out.landmarks_built = complete->size();
+  } else if (p.builder || p.worker.joinable() || complete == nullptr) {
+    out.state = preparation_state::building;
+    out.landmarks_built = p.builder ? p.builder->built() : 0;
+    if (complete != nullptr && complete->current_for(map)) out.landmarks_built = complete->size();
+  } else {
+    out.state = preparation_state::stale;
+    out.landmarks_built = complete->size();
+  }
+  return out;
+}
+
+// The pending work of one preparation, within `work` points; true when none is left.
+bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
+  if (p.plan.landmarks == 0) return true;
+  if (p.worker.joinable() && p.published.load(std::memory_order_acquire)) {
+    p.worker.join();
+    p.set = std::move(p.worker_set);
+    p.worker_set = landmark_set();
+    p.published.store(false, std::memory_order_relaxed);
+  }
+  if (p.worker.joinable()) return false;  // still building on its thread
+  if (p.builder) {
+    const int before = p.builder->built();
+    const bool done = p.builder->step(work);
+    work = 0;  // a builder's step spends what it is given
+    (void)before;
+    if (!done) return false;
+    p.set = p.builder->take();
+    p.builder.reset();
+  }
+  if (p.set.empty()) return true;
+  if (!p.set.current_for(map)) {
+    if (work == 0) return false;
+    const std::uint64_t budget = work;
+    const landmark_repair r = p.set.repair(map, budget);
+    work = 0;
+    if (r == landmark_repair::rebuild_needed) {
+      p.builder = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+      return false;
+    }
+    if (r == landmark_repair::unfinished) return false;
+  }
+  if (p.options.rebuild_after_blocked != 0 && p.set.cells_blocked_since(map) >= p.options.rebuild_after_blocked) {
+    p.builder = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+    return false;
+  }
+  return true;
+}
+
+preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_options& options) {
+  if (options.landmarks && (*options.landmarks < 0 || *options.landmarks > landmark_set::kMaxLandmarks))
+    throw std::invalid_argument("prepare_options::landmarks " + std::to_string(*options.landmarks) +
+                                " is out of range: 0 to " + std::to_string(landmark_set::kMaxLandmarks));
+  const auto t0 = clock_type::now();
+  detail::prepared_rule& p = entry_for(map, r);
+  p.options = options;
+  p.plan = plan_preparation(r, map);
+  if (options.landmarks) p.plan.landmarks = *options.landmarks;
+  if (options.open_squares) p.plan.open_squares = *options.open_squares;
+  if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))
+    p.plan.landmarks = 0;  // nothing to measure distances on
+  if (p.plan.landmarks > 0) {
+    switch (options.mode) {
+      case prepare_mode::complete:
+        p.set = landmark_set::build(r, map, p.plan.landmarks, options.placement);
+        break;
+      case prepare_mode::slices:
+        p.builder = std::make_unique<landmark_builder>(r, map, p.plan.landmarks, options.placement);
+        build_first(*p.builder, std::min(kFirstLandmarks, p.plan.landmarks));
+        if (p.builder->done()) {
+          p.set = p.builder->take();
+          p.builder.reset();
+        }
+        break;
+      case prepare_mode::worker_thread:
+        start_worker(p, map);
+        break;
+    }
+  }
+  p.prepare_ms = ms_since(t0);
+  return report_of(p, map);
+}
+
+}  // namespace
+
+std::string preparation_report::text() const {
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%s: %d of %d landmarks, open squares %s; %.1f ms (%.1f ms in all), %.1f MiB; %s (%s)",
+                movement.name().c_str(), landmarks_built, plan.landmarks, plan.open_squares ? "on" : "off", prepare_ms,
+                total_ms, static_cast<double>(bytes) / (1024.0 * 1024.0), preparation_state_name(state), plan.why.c_str());
+  return buf;
+}
+
+preparation_report prepare(const database& db, grid_map& map, const prepare_options& options) {
+  if (map.block() != db.shape().block())
+    throw std::invalid_argument("prepare: the map is cut into " + std::to_string(map.block()) + "x" +
+                                std::to_string(map.block()) + " blocks but " + db.path() + " holds " +
+                                std::to_string(db.shape().block()) + "x" + std::to_string(db.shape().block()) + " blocks");
+  return prepare_rule(db.movement(), map, options);
+}
+
+preparation_report prepare(const rule& r, grid_map& map, const prepare_options& options) {
+  return prepare_rule(r, map, options);
+}
+
+bool prepare_step(grid_map& map, std::uint64_t work) {
+  if (map.preparations() == nullptr) return true;
+  const auto t0 = clock_type::now();
+  bool all = true;
+  detail::preparations& ps = map.preparations_to_change();
+  for (auto& p : ps.of) {
+    const double before = ms_since(t0);
+    std::uint64_t share = std::max<std::uint64_t>(work, 1);
+    all = step_one(*p, map, share) && all;
+    p->step_ms += ms_since(t0) - before;
+  }
+  return all;
+}
+
+std::optional<preparation_report> preparation_of(const grid_map& map, const rule& r) {
+  const detail::preparations* ps = map.preparations();
+  if (ps == nullptr) return std::nullopt;
+  const detail::prepared_rule* p = ps->find(r);
+  if (p == nullptr) return std::nullopt;
+  return report_of(*p, map);
+}
+
+const landmark_set* prepared_landmarks(const grid_map& map, const rule& r) {
+  const detail::preparations* ps = map.preparations();
+  const detail::prepared_rule* p = ps == nullptr ? nullptr : ps->find(r);
+  return p == nullptr ? nullptr : p->usable(map);
+}
+
+void unprepare(grid_map& map) {
+  if (map.preparations() != nullptr) map.preparations_to_change().of.clear();
+}
+
+void grid_map::preparations_deleter::operator()(detail::preparations* p) const { delete p; }
+
+detail::preparations& grid_map::preparations_to_change() {
+  if (!prepared_.p) prepared_.p.reset(new detail::preparations);
+  return *prepared_.p;
+}
+
+}  // namespace lddb

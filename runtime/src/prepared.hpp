@@ -1,0 +1,82 @@
+// Private: what lddb::prepare keeps in a map (lddb/prepare.hpp), and how the searches read it.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "lddb/landmarks.hpp"
+#include "lddb/prepare.hpp"
+#include "lddb/search.hpp"
+
+namespace lddb::detail {
+
+// One map's preparation for one rule.
+struct prepared_rule {
+  rule movement;
+  preparation_plan plan;
+  prepare_options options;
+  // The complete set, current or not. While `builder` runs for a rebuild after blocked cells,
+  // it stays in use (blocking keeps it admissible); after more frees than the journal
+  // keeps it is left not current, never read.
+  landmark_set set;
+  // Landmarks being built in slices (prepare_step): its partial set serves the searches
+  // while `set` is not current.
+  std::unique_ptr<landmark_builder> builder;
+  // prepare_mode::worker_thread: the thread builds from its own copy of the map into
+  // worker_set and then sets `published` (release); searches read worker_set once they see
+  // it (acquire); prepare_step joins the thread and moves worker_set into `set`.
+  std::thread worker;
+  std::atomic<bool> published{false}, cancel{false};
+  std::atomic<std::int64_t> worker_us{0};
+  landmark_set worker_set;
+  double prepare_ms = 0, step_ms = 0;
+
+  prepared_rule() = default;
+  prepared_rule(const prepared_rule&) = delete;
+  prepared_rule& operator=(const prepared_rule&) = delete;
+  ~prepared_rule() { stop_worker(); }
+  void stop_worker() {
+    if (worker.joinable()) {
+      cancel.store(true, std::memory_order_relaxed);
+      worker.join();
+    }
+  }
+
+  // The landmarks a search may read on `map` now: current (no cell freed since their
+  // tables were made), else none.
+  const landmark_set* usable(const grid_map& map) const {
+    if (set.current_for(map)) return &set;
+    if (builder && builder->built() > 0 && builder->partial().current_for(map)) return &builder->partial();
+    if (published.load(std::memory_order_acquire) && worker_set.current_for(map)) return &worker_set;
+    return nullptr;
+  }
+};
+
+struct preparations {
+  std::vector<std::unique_ptr<prepared_rule>> of;
+  const prepared_rule* find(const rule& r) const {
+    for (const auto& p : of)
+      if (p->movement == r) return p.get();
+    return nullptr;
+  }
+};
+
+// The options a search runs with on `map` under rule r: `in` itself when it does not use
+// a preparation (search_options::use_prepared false, or none for r), else a copy in
+// `scratch` with the preparation's landmarks (unless `in` names its own) and open-square
+// choice (unless `in` sets one).
+inline const search_options& with_prepared(const search_options& in, const rule& r, const grid_map& map,
+                                           search_options& scratch) {
+  const preparations* ps = map.preparations();
+  if (!in.use_prepared || ps == nullptr) return in;
+  const prepared_rule* p = ps->find(r);
+  if (p == nullptr) return in;
+  scratch = in;
+  if (scratch.landmarks == nullptr) scratch.landmarks = p->usable(map);
+  if (!scratch.open_squares) scratch.open_squares = p->plan.open_squares;
+  return scratch;
+}
+
+}  // namespace lddb::detail
