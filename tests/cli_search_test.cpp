@@ -298,8 +298,9 @@ TEST_F(cli_search, SolveFixedBlocksAgainstOpenSquares) {
   EXPECT_NE(text_fixed.out.find("heuristic euclidean, smoothed, fixed blocks"), std::string::npos) << text_fixed.out;
 }
 
-// Tile and octile keep fixed blocks unless bench --open-squares asks for squares: the same
-// lengths (the optima), fewer expansions on an empty map, and the label says which.
+// Without preparation tile and octile keep fixed blocks unless bench --open-squares asks for
+// squares: the same lengths (the optima), fewer expansions on an empty map, and the label
+// says which. Prepared (the default), a wholly open map gets the squares by itself.
 TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
   std::string text = "type octile\nheight 40\nwidth 40\nmap\n";
   for (int y = 0; y < 40; ++y) text += std::string(40, '.') + "\n";
@@ -308,13 +309,15 @@ TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
                                      "0\tempty.map\t40\t40\t3\t38\t36\t1\t0\n");
   for (const char* name : {"tile-3.lddb", "octile-3.lddb"}) {
     const std::string base = "bench --scen " + quote(path("empty.map.scen")) + " --lddb " + db(name);
-    const run_result plain = run(base), fixed = run(base + " --fixed-blocks"), squares = run(base + " --open-squares");
+    const run_result plain = run(base + " --no-prepare"), fixed = run(base + " --fixed-blocks"),
+                     squares = run(base + " --open-squares"), prepared = run(base);
     // The file's optima are 0, so the octile rows count mismatches: exit 1, the same for all.
     EXPECT_EQ(plain.status, squares.status) << plain.all() << squares.all();
     EXPECT_EQ(fixed.status, squares.status) << fixed.all() << squares.all();
     EXPECT_EQ(squares.out.find("fixed blocks"), std::string::npos) << squares.out;
     EXPECT_NE(squares.out.find(", open squares)"), std::string::npos) << squares.out;
     EXPECT_EQ(plain.out.find("open squares"), std::string::npos) << plain.out;
+    EXPECT_NE(prepared.out.find("open squares on 1 of them"), std::string::npos) << prepared.out;
     auto summary = [](const run_result& r) {  // mean length, mean expanded, invalid
       for (const std::string& line : lines_of(r.out)) {
         if (line.rfind("all ", 0) != 0) continue;
@@ -332,6 +335,7 @@ TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
     EXPECT_EQ(c[0], a[0]) << squares.out << plain.out;
     EXPECT_LT(std::stod(c[1]), std::stod(a[1])) << squares.out << plain.out;
     EXPECT_EQ(c[2], "0") << squares.out;
+    EXPECT_EQ(summary(prepared), c) << prepared.out << squares.out;  // 100% open: squares
     // --square-levels 2 keeps the 4 x 4-block squares: the same lengths, no fewer expansions
     // than the default's larger squares, and the label says so.
     const run_result small = run(base + " --open-squares --square-levels 2");

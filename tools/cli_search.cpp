@@ -206,6 +206,7 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   }
   if (o.weight) s.weight = parse_weight(*o.weight, "--weight");
   s.landmarks = o.landmarks;
+  s.prepare = !o.no_prepare;
   if (o.placement) {
     const std::optional<landmark_placement> p = parse_landmark_placement(*o.placement);
     if (!p) throw usage_error("--landmark-placement: '" + *o.placement + "' is not a placement: expected farthest or random");

@@ -19,6 +19,7 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/landmarks.hpp"
+#include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
 
 namespace lddb::cli {
@@ -59,7 +60,8 @@ struct search_setup {
   std::optional<bool> smooth{};        // search_options::smooth (unset: the rule's default, any-angle smoothed)
   std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
-  int landmarks = 0;          // landmarks to build for each map (0: none)
+  bool prepare = true;        // lddb::prepare each map (--no-prepare: not)
+  std::optional<int> landmarks;  // --landmarks: instead of the preparation's count (0: none)
   landmark_placement placement = landmark_placement::farthest;
   std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
@@ -71,10 +73,11 @@ struct setup_options {
   bool fixed_blocks = false;
   std::optional<std::string> weight{};  // --weight
   bool open_squares = false;            // --open-squares: also for tile and octile
-  int landmarks = 0;                     // --landmarks
+  std::optional<int> landmarks{};         // --landmarks
   std::optional<std::string> placement{};  // --landmark-placement
   std::optional<int> square_levels{};      // --square-levels
   bool raw = false;                        // --raw: the search's own path, not smoothed
+  bool no_prepare = false;                 // --no-prepare
 };
 // Throws usage_error also for a --heuristic not admissible for the rule (whatever the
 // weight: search_options::heuristic says why) and for --smooth with --raw.
@@ -85,17 +88,14 @@ int block_size_for(const search_setup& s);
 // The option --square-levels L (search_options::square_levels), on a search command.
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);
 
-// The options --landmarks K and --landmark-placement, on a search command.
-void add_landmark_options(CLI::App* cmd, int& count, std::optional<std::string>& placement);
-// The landmarks a setup asks for, built for one map (nullopt when it asks for none), with
-// what they took: the build's wall time and the tables' bytes.
-struct map_landmarks {
-  landmark_set set;
-  landmark_placement placement = landmark_placement::farthest;
-  double build_ms = 0;
-  std::string text() const;  // "8 landmarks (farthest), built in 41.2 ms, 8.0 MiB"
-};
-std::optional<map_landmarks> build_landmarks(const search_setup& s, const grid_map& map);
+// The options --no-prepare, --landmarks K and --landmark-placement, on a search command.
+void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count, std::optional<std::string>& placement);
+// Prepares one map for the setup's rule (lddb/prepare.hpp), all of it before it returns,
+// as the setup asks: by default what the measured rules choose, with --landmarks K that
+// many landmarks; with --no-prepare nothing (unless --landmarks K: then only those, and
+// the rule's default squares). nullopt when nothing was prepared. The report holds the
+// wall time and the bytes.
+std::optional<preparation_report> prepare_map(const search_setup& s, grid_map& map);
 
 // Opens a database or throws failure naming it.
 std::shared_ptr<const database> open_database(const std::string& path);

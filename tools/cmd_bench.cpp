@@ -54,7 +54,8 @@ namespace {
 struct bench_args {
   std::string scen;  // a .scen file or a folder searched for *.scen
   std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths, weight, placement;
-  int landmarks = 0;
+  std::optional<int> landmarks;
+  bool no_prepare = false;
   std::string algo = "block-astar";
   bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
@@ -164,6 +165,7 @@ int run_bench(const bench_args& a) {
   setup_options options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares,
                         a.landmarks, a.placement, a.square_levels};
   options.raw = a.raw;
+  options.no_prepare = a.no_prepare;
   const search_setup s = make_setup(algo, options);
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
@@ -203,9 +205,10 @@ int run_bench(const bench_args& a) {
   pending_skip.reserve(batch_size);
   std::string loaded_path;
   std::optional<grid_map> map;
-  std::optional<map_landmarks> landmarks;  // of `map`, when --landmarks asks
-  double landmark_ms = 0, landmark_ms_max = 0;
-  std::size_t landmark_maps = 0, landmark_bytes_max = 0;
+  // lddb::prepare of each map, off the searches' clock: summed and largest time, largest memory.
+  double prepare_ms = 0, prepare_ms_max = 0;
+  std::size_t prepared_maps = 0, prepare_bytes_max = 0;
+  int landmarks_max = 0, squares_maps = 0;
   std::uint64_t id = 0;
   std::uint64_t wall_ns = 0, summed_search_ns = 0;
   std::size_t state_bytes = 0;
@@ -234,7 +237,7 @@ int run_bench(const bench_args& a) {
     const auto t0 = std::chrono::steady_clock::now();
     solver.for_each(n, [&](std::size_t i, search_context& ctx) {
       if (!pending_skip[i])
-        run_search(s, *map, pending[i].start, pending[i].goal, ctx, runs[i], false, landmarks ? &landmarks->set : nullptr);
+        run_search(s, *map, pending[i].start, pending[i].goal, ctx, runs[i]);
     });
     wall_ns += static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
@@ -326,12 +329,13 @@ int run_bench(const bench_args& a) {
         run_pending();  // on the map they were read for
         map = load_map_or_fail(map_path, block);
         loaded_path = map_path;
-        landmarks = build_landmarks(s, *map);  // off the clock of the searches
-        if (landmarks) {
-          ++landmark_maps;
-          landmark_ms += landmarks->build_ms;
-          landmark_ms_max = std::max(landmark_ms_max, landmarks->build_ms);
-          landmark_bytes_max = std::max(landmark_bytes_max, landmarks->set.memory_bytes());
+        if (const std::optional<preparation_report> prepared = prepare_map(s, *map)) {  // off the clock of the searches
+          ++prepared_maps;
+          prepare_ms += prepared->prepare_ms;
+          prepare_ms_max = std::max(prepare_ms_max, prepared->prepare_ms);
+          prepare_bytes_max = std::max(prepare_bytes_max, prepared->bytes);
+          landmarks_max = std::max(landmarks_max, prepared->landmarks_built);
+          squares_maps += prepared->plan.open_squares ? 1 : 0;
         }
       }
       if (map->width() != q.map_width || map->height() != q.map_height)
@@ -393,11 +397,15 @@ int run_bench(const bench_args& a) {
               solver.threads() == 1 ? "" : "s", format_fixed(wall_s, 3).c_str(),
               wall_ns ? format_fixed(static_cast<double>(all.queries) / wall_s, 1).c_str() : "-",
               format_fixed(static_cast<double>(summed_search_ns) / 1e9, 3).c_str());
-  if (landmark_maps)
-    std::printf("landmarks: %d a map (%s), built for %zu map%s in %s s (at most %s ms and %s MiB a map; not in the search times)\n",
-                s.landmarks, landmark_placement_name(s.placement), landmark_maps, landmark_maps == 1 ? "" : "s",
-                format_fixed(landmark_ms / 1000.0, 3).c_str(), format_fixed(landmark_ms_max, 1).c_str(),
-                format_fixed(static_cast<double>(landmark_bytes_max) / (1024.0 * 1024.0), 1).c_str());
+  if (prepared_maps)
+    std::printf("prepared: %zu map%s in %s s, at most %s ms and %s MiB a map (not in the search times): up to %d "
+                "landmarks (%s), open squares on %d of them%s\n",
+                prepared_maps, prepared_maps == 1 ? "" : "s", format_fixed(prepare_ms / 1000.0, 3).c_str(),
+                format_fixed(prepare_ms_max, 1).c_str(),
+                format_fixed(static_cast<double>(prepare_bytes_max) / (1024.0 * 1024.0), 1).c_str(), landmarks_max,
+                landmark_placement_name(s.placement), squares_maps, s.prepare ? "" : " (--no-prepare: only --landmarks)");
+  else
+    std::printf("prepared: nothing (--no-prepare)\n");
   std::size_t contexts_bytes = 0;
   for (unsigned w = 0; w < solver.threads(); ++w) contexts_bytes += solver.context(w).memory_bytes();
   std::printf("search state: %zu bytes at most (search_context::memory_bytes after a query)", state_bytes);
@@ -434,7 +442,7 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
                   "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
                   "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_landmark_options(cmd, a->landmarks, a->placement);
+  add_prepare_options(cmd, a->no_prepare, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth every path (the default for any-angle; timed in the search call)");
   cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");

@@ -18,7 +18,8 @@ namespace {
 struct render_args {
   std::string map;
   std::optional<std::string> from, to, rule_text, lddb, heuristic, weight, placement;
-  int landmarks = 0;
+  std::optional<int> landmarks;
+  bool no_prepare = false;
   std::vector<std::string> algos;
   bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
@@ -112,12 +113,11 @@ int run_render(const render_args& a) {
     for (const search_setup& s : setups) {
       grid_map own = map;
       own.set_block_size(block_size_for(s));
-      const std::optional<map_landmarks> landmarks = build_landmarks(s, own);
-      if (landmarks) std::printf("%s: %s\n", s.label().c_str(), landmarks->text().c_str());
-      const landmark_set* set = landmarks ? &landmarks->set : nullptr;
+      const std::optional<preparation_report> prepared = prepare_map(s, own);
+      if (prepared) std::printf("%s: prepared %s\n", s.label().c_str(), prepared->text().c_str());
       // Timed warm without recording what it expands, then again recording it for the picture.
-      const query_run timed = run_query_warm(s, own, *from, *to, ctx, set);
-      runs.push_back(run_query(s, own, *from, *to, ctx, true, set));
+      const query_run timed = run_query_warm(s, own, *from, *to, ctx);
+      runs.push_back(run_query(s, own, *from, *to, ctx, true));
       runs.back().search_ns = timed.search_ns;
       runs.back().timed_runs = timed.timed_runs;
     }
@@ -165,7 +165,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
                   "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
                   "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_landmark_options(cmd, a->landmarks, a->placement);
+  add_prepare_options(cmd, a->no_prepare, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths (the default for any-angle; tile and octile: turning points)");
   cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");

@@ -21,7 +21,8 @@ struct solve_args {
   std::string map;
   std::string from, to;
   std::optional<std::string> rule_text, algo, lddb, heuristic, weight, placement;
-  int landmarks = 0;
+  std::optional<int> landmarks;
+  bool no_prepare = false;
   bool smooth = false;
   bool raw = false;
   bool json = false;
@@ -45,16 +46,17 @@ int run_solve(const solve_args& a) {
   setup_options options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares, a.landmarks,
                         a.placement, a.square_levels};
   options.raw = a.raw;
+  options.no_prepare = a.no_prepare;
   const search_setup s = make_setup(algo, options);
-  const grid_map map = load_map_or_fail(a.map, block_size_for(s));
-  const std::optional<map_landmarks> landmarks = build_landmarks(s, map);
+  grid_map map = load_map_or_fail(a.map, block_size_for(s));
+  const std::optional<preparation_report> prepared = prepare_map(s, map);
   if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
     throw usage_error("--from: " + why + " in " + a.map);
   if (std::string why = endpoint_problem(s.movement, map, to); !why.empty())
     throw usage_error("--to: " + why + " in " + a.map);
 
   search_context ctx;
-  const query_run q = run_query_warm(s, map, from, to, ctx, landmarks ? &landmarks->set : nullptr);
+  const query_run q = run_query_warm(s, map, from, to, ctx);
   const search_result& r = q.result;
   const double us = static_cast<double>(q.search_ns) / 1000.0;
   const char* points = s.movement.on_vertices() ? "vertices" : "cells";
@@ -71,11 +73,12 @@ int run_solve(const solve_args& a) {
     j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
     j["heuristic"] = heuristic_name(s.heuristic);
     j["weight"] = s.weight;
-    if (landmarks) {
-      j["landmarks"] = landmarks->set.size();
-      j["landmark_placement"] = landmark_placement_name(landmarks->placement);
-      j["landmark_build_ms"] = landmarks->build_ms;
-      j["landmark_bytes"] = landmarks->set.memory_bytes();
+    if (prepared) {  // lddb::prepare, timed apart from the query
+      j["landmarks"] = prepared->landmarks_built;
+      j["landmark_placement"] = landmark_placement_name(s.placement);
+      j["prepared_open_squares"] = prepared->plan.open_squares;
+      j["prepare_ms"] = prepared->prepare_ms;
+      j["prepare_bytes"] = prepared->bytes;
     }
     j["smoothed"] = s.smoothed();
     if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares.value_or(true);
@@ -107,7 +110,7 @@ int run_solve(const solve_args& a) {
     if (s.weight != 1) std::printf(", weight %g", s.weight);
     std::printf("\n");
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
-    if (landmarks) std::printf("landmarks  %s\n", landmarks->text().c_str());
+    if (prepared) std::printf("prepared   %s\n", prepared->text().c_str());
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
     std::printf("status     %s%s%s\n", search_status_name(r.status), r.message.empty() ? "" : ": ", r.message.c_str());
     if (r.found()) {
@@ -150,7 +153,7 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
                   "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
                   "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_landmark_options(cmd, a->landmarks, a->placement);
+  add_prepare_options(cmd, a->no_prepare, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth,
                 "Smooth the path (line-of-sight shortcuts; the default for any-angle; tile and octile: the turning "
