@@ -279,6 +279,7 @@ LDDB_API lddb_status lddb_options_init(lddb_options* options) {
     options->smooth = LDDB_SMOOTH_DEFAULT;
     options->open_squares = 1;
     options->weight = 1.0;
+    options->use_prepared = 1;
     return LDDB_OK;
   });
 }

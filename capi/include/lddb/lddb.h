@@ -107,7 +107,7 @@ typedef enum lddb_heuristic {
 #define LDDB_SMOOTH_OFF 0        /* the search's own path: every cell for tile and octile */
 #define LDDB_SMOOTH_ON 1
 
-#define LDDB_OPTIONS_VERSION 5
+#define LDDB_OPTIONS_VERSION 6
 
 /* Set by lddb_options_init; later versions only append fields, and the library reads only
  * the fields that struct_size covers. */
@@ -142,6 +142,11 @@ typedef struct lddb_options {
                               blocks, 1 to 4; 0 (default): the rule's (4 for tile and
                               octile, 2 for any-angle; lddb/search.hpp,
                               search_options::square_levels); else INVALID_ARGUMENT */
+  /* Version 6. */
+  int32_t use_prepared;    /* 1 (default): use what lddb_prepare made for the map under the
+                              database's rule (its landmarks unless `landmarks` names a set,
+                              its open-square choice when open_squares is 1); 0: search as if
+                              the map were not prepared */
 } lddb_options;
 
 typedef struct lddb_result {
@@ -218,6 +223,38 @@ LDDB_API lddb_status lddb_landmarks_build(lddb_database db, lddb_map map, int32_
 LDDB_API lddb_status lddb_landmarks_free(lddb_landmarks landmarks);
 LDDB_API lddb_status lddb_landmarks_current(lddb_landmarks landmarks, lddb_map map, int32_t* current);
 LDDB_API lddb_status lddb_landmarks_repair(lddb_landmarks landmarks, lddb_map map);
+
+/* Preparation (lddb/prepare.hpp): one call after a map is loaded, and every search on it
+ * under the database's rule uses what pays for that map (landmarks where walls bend paths,
+ * open squares where the open ground is wide; chosen by measured rules), kept current as
+ * the map changes. mode: LDDB_PREPARE_SLICES builds what the first query can use (tens of
+ * milliseconds at 512 x 512) and leaves the rest to lddb_prepare_step; LDDB_PREPARE_COMPLETE
+ * builds everything first; LDDB_PREPARE_WORKER_THREAD returns at once and builds on a thread
+ * of its own. report may be NULL. After set_blocked frees cells the searches go without
+ * landmarks until lddb_prepare_step has repaired them: call it once a frame (work 0: the
+ * default slice, about a millisecond); *ready (may be NULL) = 1 when nothing is pending.
+ * lddb_preparation_get: the report of the map's preparation for the database's rule
+ * (INVALID_ARGUMENT when it has none). Like lddb_map_set_blocked, not while a search or batch reads the map.
+ * INVALID_ARGUMENT for an unknown mode, RULE_MISMATCH for a map cut into other blocks than
+ * the database's. */
+#define LDDB_PREPARE_SLICES 0
+#define LDDB_PREPARE_COMPLETE 1
+#define LDDB_PREPARE_WORKER_THREAD 2
+#define LDDB_PREPARATION_READY 0    /* everything planned is built and current */
+#define LDDB_PREPARATION_BUILDING 1 /* landmarks still to build; searches use those done */
+#define LDDB_PREPARATION_STALE 2    /* cells freed since: lddb_prepare_step repairs */
+typedef struct lddb_preparation {
+  int32_t landmarks;        /* landmarks planned (0: none) */
+  int32_t landmarks_built;  /* whose tables are complete */
+  int32_t open_squares;     /* 1: the map's searches use open squares */
+  int32_t state;            /* LDDB_PREPARATION_* */
+  double prepare_ms;        /* the lddb_prepare call */
+  double total_ms;          /* with every lddb_prepare_step and the worker thread since */
+  uint64_t bytes;           /* memory held now */
+} lddb_preparation;
+LDDB_API lddb_status lddb_prepare(lddb_database db, lddb_map map, int32_t mode, lddb_preparation* report);
+LDDB_API lddb_status lddb_prepare_step(lddb_map map, uint64_t work, int32_t* ready);
+LDDB_API lddb_status lddb_preparation_get(lddb_database db, lddb_map map, lddb_preparation* report);
 
 /* Contexts: one thread's reusable search memory; it also keeps the last path solved. */
 LDDB_API lddb_status lddb_context_create(lddb_context* out);

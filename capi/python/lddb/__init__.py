@@ -37,12 +37,12 @@ from ._errors import (BUDGET_EXHAUSTED, BUFFER_TOO_SMALL, IN_PROGRESS, NO_PATH, 
 from ._library import Library, install_candidates, load
 from ._objects import Batch, Context, CResult, Database, Landmarks, Map, Query, Result
 from ._options import (ASTAR, BLOCK_ASTAR, LAZY_THETA_STAR, THETA_STAR, Algorithm, Heuristic, Options, Point,
-                       Point2)
+                       Point2, Preparation)
 
 __all__ = ["Status", "STATUS_NAMES", "OK", "BUFFER_TOO_SMALL", "NO_PATH", "BUDGET_EXHAUSTED", "IN_PROGRESS",
            "Error", "FileError", "CorruptDatabase", "InvalidMap", "InvalidArgument", "HandleError",
            "LibraryNotFound", "SearchError", "InvalidStart", "InvalidGoal", "RuleMismatch", "RebuildNeeded", "LddbError",
-           "Algorithm", "Heuristic", "BLOCK_ASTAR", "ASTAR", "THETA_STAR", "LAZY_THETA_STAR",
+           "Algorithm", "Heuristic", "Preparation", "BLOCK_ASTAR", "ASTAR", "THETA_STAR", "LAZY_THETA_STAR",
            "Point2", "Point", "Query", "Options", "CResult", "Result",
            "Library", "Database", "Map", "Landmarks", "Context", "Batch", "install_candidates", "load"]
 

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 from ._errors import OK, Error, LibraryNotFound, _error
 from ._objects import Batch, Context, CResult, Database, Landmarks, Map, Query
-from ._options import Options, Point, _apply
+from ._options import Options, Point, Preparation, _apply
 
 _H, _I32, _SIZE, _P = ctypes.c_uint64, ctypes.c_int32, ctypes.c_size_t, ctypes.POINTER
 _SIZE_P, _STR = _P(_SIZE), ctypes.c_char_p
@@ -31,6 +31,9 @@ _SIGNATURES = {
     "lddb_landmarks_free": [_H],
     "lddb_landmarks_current": [_H, _H, _P(_I32)],
     "lddb_landmarks_repair": [_H, _H],
+    "lddb_prepare": [_H, _H, _I32, _P(Preparation)],
+    "lddb_prepare_step": [_H, ctypes.c_uint64, _P(_I32)],
+    "lddb_preparation_get": [_H, _H, _P(Preparation)],
     "lddb_context_create": [_P(_H)],
     "lddb_context_free": [_H],
     "lddb_context_reserve": [_H, _H, _H, _P(Options)],

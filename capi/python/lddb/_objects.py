@@ -3,7 +3,7 @@ import ctypes
 from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
 from ._errors import _CODES, _RAN, _REFUSED, OK, Status, _error, _status
-from ._options import Options, Point, Point2, _int, _point
+from ._options import Options, Point, Point2, Preparation, _int, _point
 
 if TYPE_CHECKING:
     from ._library import Library
@@ -105,6 +105,31 @@ class Map(_Handle):
         b = ctypes.c_int32()
         self.lib.check(self.lib._c.lddb_map_blocked(self.handle, x, y, ctypes.byref(b)))
         return bool(b.value)
+
+    _MODES = {"slices": 0, "complete": 1, "worker_thread": 2}
+
+    def prepare(self, db: "Database", mode: str = "slices") -> Preparation:
+        """Prepares the map for db's rule (lddb.h, lddb_prepare): every later search on it uses
+        what pays here. mode: "slices" (what the first query can use now, the rest by
+        prepare_step), "complete" or "worker_thread"."""
+        if mode not in self._MODES:
+            raise ValueError(f"mode {mode!r} is not one of: {', '.join(self._MODES)}")
+        r = Preparation()
+        self.lib.check(self.lib._c.lddb_prepare(db.handle, self.handle, self._MODES[mode], ctypes.byref(r)))
+        return r
+
+    def prepare_step(self, work: int = 0) -> bool:
+        """Runs a slice of the pending preparation work (landmarks to build, repairs after
+        set_blocked freed cells); True when nothing is left. Call it once a frame."""
+        ready = ctypes.c_int32()
+        self.lib.check(self.lib._c.lddb_prepare_step(self.handle, work, ctypes.byref(ready)))
+        return bool(ready.value)
+
+    def preparation(self, db: "Database") -> Preparation:
+        """The report of the map's preparation for db's rule."""
+        r = Preparation()
+        self.lib.check(self.lib._c.lddb_preparation_get(db.handle, self.handle, ctypes.byref(r)))
+        return r
 
 
 class Landmarks(_Handle):

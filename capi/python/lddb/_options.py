@@ -37,7 +37,21 @@ class Options(ctypes.Structure):
                 ("algorithm", ctypes.c_int32), ("heuristic", ctypes.c_int32),
                 ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
                 ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double),
-                ("landmarks", ctypes.c_uint64), ("square_levels", ctypes.c_int32)]
+                ("landmarks", ctypes.c_uint64), ("square_levels", ctypes.c_int32),
+                ("use_prepared", ctypes.c_int32)]
+
+
+class Preparation(ctypes.Structure):
+    """lddb_preparation: what Map.prepare made (landmarks, open squares), its time and memory."""
+    _fields_ = [("landmarks", ctypes.c_int32), ("landmarks_built", ctypes.c_int32),
+                ("open_squares", ctypes.c_int32), ("state", ctypes.c_int32),
+                ("prepare_ms", ctypes.c_double), ("total_ms", ctypes.c_double), ("bytes", ctypes.c_uint64)]
+    STATES = ("ready", "building", "stale")
+
+    def __repr__(self) -> str:
+        return (f"Preparation({self.landmarks_built} of {self.landmarks} landmarks, open squares "
+                f"{'on' if self.open_squares else 'off'}, {self.prepare_ms:.1f} ms, {self.bytes / 2**20:.1f} MiB, "
+                f"{self.STATES[self.state] if 0 <= self.state < 3 else self.state})")
 
 
 def _int(key: str, value, low: int, high: int, hint: str) -> int:
@@ -84,6 +98,7 @@ _FIELDS = {
     "open_squares": lambda k, v: (2 if v else 0) if isinstance(v, bool) else
     _int(k, v, 0, 2, "0 (fixed blocks), 1 (the rule's default) or 2 (every rule)"),
     "square_levels": lambda k, v: _int(k, v, 0, 2**31 - 1, "0 (the rule's default) or a level"),
+    "use_prepared": lambda k, v: 1 if _typed(k, v, int, "a bool", bools=True) else 0,
 }
 
 

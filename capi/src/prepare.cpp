@@ -1,0 +1,79 @@
+// capi/src/prepare.cpp: lddb.h's lddb_prepare, lddb_prepare_step and lddb_preparation_get.
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "handles.hpp"
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/lddb.h"
+#include "lddb/prepare.hpp"
+
+using namespace lddb;
+using namespace lddb::capi;
+
+namespace {
+
+void fill(const preparation_report& r, lddb_preparation* out) {
+  if (!out) return;
+  out->landmarks = r.plan.landmarks;
+  out->landmarks_built = r.landmarks_built;
+  out->open_squares = r.plan.open_squares ? 1 : 0;
+  out->state = static_cast<int32_t>(r.state);  // the enum's order is LDDB_PREPARATION_*'s
+  out->prepare_ms = r.prepare_ms;
+  out->total_ms = r.total_ms;
+  out->bytes = r.bytes;
+}
+
+}  // namespace
+
+extern "C" {
+
+LDDB_API lddb_status lddb_prepare(lddb_database db, lddb_map map, int32_t mode, lddb_preparation* report) {
+  static const char* fn = "lddb_prepare";
+  return guarded(fn, [&] {
+    std::shared_ptr<database> d;
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
+    if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
+    if (mode < LDDB_PREPARE_SLICES || mode > LDDB_PREPARE_WORKER_THREAD)
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "mode " + std::to_string(mode) + " is none of LDDB_PREPARE_SLICES (0), _COMPLETE (1), _WORKER_THREAD (2)");
+    if (m->block() != d->shape().block())
+      return fail(LDDB_RULE_MISMATCH, fn, "the map is cut into " + std::to_string(m->block()) + "x" +
+                                              std::to_string(m->block()) + " blocks but the database holds " +
+                                              std::to_string(d->shape().block()) + "x" + std::to_string(d->shape().block()));
+    prepare_options o;
+    o.mode = static_cast<prepare_mode>(mode);  // the enum's order is LDDB_PREPARE_*'s
+    fill(prepare(*d, *m, o), report);
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_prepare_step(lddb_map map, uint64_t work, int32_t* ready) {
+  static const char* fn = "lddb_prepare_step";
+  return guarded(fn, [&] {
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
+    const bool done = prepare_step(*m, work == 0 ? kDefaultStepWork : work);
+    if (ready) *ready = done ? 1 : 0;
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_preparation_get(lddb_database db, lddb_map map, lddb_preparation* report) {
+  static const char* fn = "lddb_preparation_get";
+  return guarded(fn, [&] {
+    std::shared_ptr<database> d;
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
+    if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
+    if (!report) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'report' is NULL");
+    const std::optional<preparation_report> r = preparation_of(*m, d->movement());
+    if (!r) return fail(LDDB_INVALID_ARGUMENT, fn, "the map is not prepared for rule " + d->movement().name() + " (call lddb_prepare)");
+    fill(*r, report);
+    return LDDB_OK;
+  });
+}
+
+}  // extern "C"
