@@ -9,7 +9,10 @@
 # With --scale F every map is drawn with each cell as F x F cells, and its queries scaled
 # alike (target_maps.sh's scaled, scaled_scen): larger maps of the same families.
 #
-# Usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] [--scale F] NAME="LDDB ARGS..."...
+# --maps all runs every map of ../shared/maps instead (every family, not only the targets);
+# --maps "FOLDER/NAME ..." runs those.
+#
+# Usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] [--scale F] [--maps all|LIST] NAME="LDDB ARGS..."...
 # Example (the ablation of docs/benchmarks.md):
 #   bash scripts/bench_levers.sh --rule octile --limit 1000 \
 #     "before=/tmp/old/build/tools/lddb" "blocks=build/tools/lddb --fixed-blocks" \
@@ -26,12 +29,18 @@ while [[ ${1:-} == --* ]]; do
     --limit) limit=$2 ;;
     --rounds) rounds=$2 ;;
     --scale) scale=$2 ;;
+    --maps)
+      if [[ $2 == all ]]; then
+        mapfile -t target_maps < <(cd "$maps_dir" && find . -name '*.map' | sed 's|^\./||; s|\.map$||' | sort)
+      else
+        read -r -a target_maps <<<"$2"
+      fi ;;
     *) echo "bench_levers.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
 done
 if (($# == 0)); then
-  echo "usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] [--scale F] NAME=\"LDDB ARGS...\"..." >&2
+  echo "usage: bash scripts/bench_levers.sh [--rule RULE] [--limit N] [--rounds N] [--scale F] [--maps all|LIST] NAME=\"LDDB ARGS...\"..." >&2
   exit 2
 fi
 names=() commands=()
