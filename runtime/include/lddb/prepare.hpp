@@ -69,7 +69,7 @@ enum class prepare_mode : std::uint8_t {
   // of the map and publishes them when done (searches use them from then on).
   worker_thread,
 };
-inline constexpr int kFirstLandmarks = 4;
+inline constexpr int kFirstLandmarks = 2;
 
 struct prepare_options {
   prepare_mode mode = prepare_mode::slices;
