@@ -6,7 +6,9 @@
 // built on the map before the first query and kept through the toggles, so that blocked
 // cells leave them current and freed ones stale) and in bit 7 component_check off; bytes 1 and 2 the map's width and height (1..40); bytes 3..6 start and
 // goal (cells, or vertices for any-angle); byte 7 the density (each obstacle bit taken
-// from 1, 2 or 3 input bits ANDed) and in bit 7 open squares up to the largest level (a
+// from 1, 2 or 3 input bits ANDed), in bit 6 lddb::prepare (three landmarks, in slices or
+// whole by bit 5, the plan's open squares; the options then name no landmarks, and after
+// the toggles prepare_step runs for a budget the next byte chooses, or not at all) and in bit 7 open squares up to the largest level (a
 // free 32 x 32 corner is a large square, search_options::square_levels); then the cells' obstacle bits, row by row (missing bits
 // are free cells). What follows is read as cell toggles, (x, y) byte pairs, applied to the
 // map before the same query is asked again on the same, warm, search context.
@@ -24,8 +26,10 @@
 //  * statuses for blocked or off-map endpoints agree with A* / Theta*;
 //  * the same query on a fresh context gives the identical path and cost (determinism and
 //    no state leaking between queries), and the reverse query has the same cost (cells);
-//  * with landmarks, Block A* returns the cost it returns without them (tile and octile:
-//    A*'s and the Dijkstra's, which run without);
+//  * with landmarks, given or prepared (current, being built or repaired, or stale: a
+//    stale table must not be read), Block A*'s raw path costs what it costs without them
+//    (tile and octile: A*'s and the Dijkstra's; A* and the Theta*s also use what was
+//    prepared; smoothed any-angle paths may differ, as paths of one least cost may);
 //  * with a weight w > 1, every search (Block A*, A* or Theta* and Lazy Theta*) again: the
 //    status it has at weight 1, a path the checker accepts, and a cost at most w x its cost
 //    at weight 1 (and, for cells, w x the Dijkstra optimum).
@@ -43,6 +47,7 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/landmarks.hpp"
+#include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
 
 #ifndef LDDB_SOURCE_DIR
@@ -185,11 +190,11 @@ void check_weighted(const std::string& who, const rule& r, const lddb::grid_map&
 
 // One query, every check. Returns Block A*'s result for the caller's further checks.
 lddb::search_result check_query(int which, const lddb::grid_map& m, point s, point g, bool zero_h, weight_choice w,
-                                const lddb::landmark_set* landmarks, bool components, bool large,
+                                const lddb::landmark_set* landmarks, bool prepared, bool components, bool large,
                                 lddb::search_context& warm) {
   const lddb::database& db = shipped(which);
   const rule r = db.movement();
-  const std::string ctx = describe(r, m, s, g) + (landmarks ? "with landmarks\n" : "") +
+  const std::string ctx = describe(r, m, s, g) + (landmarks ? "with landmarks\n" : "") + (prepared ? "prepared\n" : "") +
                           (components ? "" : "no component check\n") + (large ? "large squares\n" : "");
   lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
   if (large) {
@@ -205,13 +210,18 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
               ba.status != lddb::search_status::invalid_option,
           std::string("unexpected status ") + lddb::search_status_name(ba.status) + " " + ba.message + "\n" + ctx);
   if (ba.found()) check_path("Block A*", r, m, s, g, ba, ctx);
-  if (landmarks) {  // a lower bound, current or set aside: the same least cost over Block A*'s graph
-    lddb::search_options plain = opt;
+  if (landmarks || prepared) {  // a lower bound, current or set aside: the same least cost over Block A*'s graph
+    // Raw paths: two any-angle paths of one least cost may smooth to different lengths.
+    lddb::search_options with = opt, plain = opt;
+    with.smooth = plain.smooth = false;
     plain.landmarks = nullptr;
+    plain.use_prepared = false;
+    if (prepared && !large) plain.open_squares = lddb::preparation_of(m, r)->plan.open_squares;
     lddb::search_context fresh;
+    const lddb::search_result raw = lddb::block_astar(db, m, s, g, with, fresh);
     const lddb::search_result without = lddb::block_astar(db, m, s, g, plain, fresh);
-    require(without.status == ba.status && without.cost == ba.cost,
-            "Block A* with landmarks: cost " + std::to_string(lddb::cost_to_double(ba.cost)) + ", without " +
+    require(without.status == raw.status && raw.status == ba.status && without.cost == raw.cost,
+            "Block A* with landmarks: raw cost " + std::to_string(lddb::cost_to_double(raw.cost)) + ", without " +
                 std::to_string(lddb::cost_to_double(without.cost)) + "\n" + ctx);
   }
   if (!w.one())
@@ -296,10 +306,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (use_landmarks && m.blocked_count() < static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h))
     landmarks = lddb::landmark_set::build(shipped(which).movement(), m, 3);
   const lddb::landmark_set* lm = landmarks ? &*landmarks : nullptr;
+  const bool prepared = (b7 >> 6) & 1u;
+  if (prepared) {
+    lddb::prepare_options po;
+    po.mode = (b7 >> 5) & 1u ? lddb::prepare_mode::complete : lddb::prepare_mode::slices;
+    po.landmarks = 3;
+    lddb::prepare(shipped(which), m, po);
+    lm = nullptr;  // the searches take the prepared ones
+  }
 
   lddb::search_context warm;
-  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, lm, components, large, warm);
-  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, lm, components, large, warm);
+  const lddb::search_result first = check_query(which, m, s, g, zero_h, weight, lm, prepared, components, large, warm);
+  const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, lm, prepared, components, large, warm);
   if (which != 2 && first.found()) require(back.found() && back.cost == first.cost, "reverse query costs differ (cells)");
 
   // Toggle some cells and ask again on the warm context.
@@ -309,6 +327,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     m.set_blocked(x, y, !m.blocked(x, y));
     changed = true;
   }
-  if (changed) check_query(which, m, s, g, zero_h, weight, lm, components, large, warm);
+  if (prepared && in.remaining() >= 1) {  // a frame's upkeep, from none to all of it
+    const std::uint8_t budget = in.byte();
+    if (budget != 0) lddb::prepare_step(m, budget == 255 ? ~std::uint64_t{0} >> 1 : budget * std::uint64_t{8});
+  }
+  if (changed) check_query(which, m, s, g, zero_h, weight, lm, prepared, components, large, warm);
   return 0;
 }
