@@ -10,6 +10,8 @@
 //                     they expand with a fresh set from the same points
 //   Prepare.SlicesServeAtOnce  prepare returns with the first landmarks built and in use;
 //                     prepare_step finishes the set, equal to a whole build's
+//   Prepare.SlicedQueryOutlivesPrepareStep  a sliced query keeps the set it began with
+//                     through prepare_step calls that replace it
 //   Prepare.Rebuilds  more frees than the journal keeps, or many cells blocked: prepare_step
 //                     rebuilds, and the set equals a fresh build on the map as it is
 //   Prepare.WorkerThread  the set is published by its thread and adopted by prepare_step
@@ -215,6 +217,40 @@ TEST(Prepare, SlicesServeAtOnce) {
   for (int y = 0; y < map.height(); y += 7)
     for (int x = 0; x < map.width(); x += 5)
       for (int l = 0; l < 8; ++l) ASSERT_EQ(set->distances({x, y})[l], whole.distances({x, y})[l]);
+}
+
+// A sliced query goes on across prepare_step calls that finish the build and hand the set
+// over (a builder's partial set is gone then): it begins with the complete set only, and
+// keeps it alive. Under the sanitizers a dangling read would fail here.
+TEST(Prepare, SlicedQueryOutlivesPrepareStep) {
+  for (prepare_mode mode : {prepare_mode::slices, prepare_mode::worker_thread, prepare_mode::complete}) {
+    const rule r = rule::octile();
+    const lddb::database& db = lddb_test::db_for(r);
+    grid_map map = lddb::make_maze_map(200, 200, 2, 12);
+    prepare_options o;
+    o.mode = mode;
+    o.landmarks = 6;
+    lddb::prepare(db, map, o);
+    lddb::search_context ctx, one_shot;
+    lddb::search_options off;
+    off.use_prepared = false;
+    const point a = first_free(map), b = last_free(map);
+    const lddb::search_result want = lddb::block_astar(db, map, a, b, off, one_shot);
+    ASSERT_TRUE(want.found());
+    for (int query = 0; query < 3; ++query) {
+      lddb::search_result got = lddb::block_astar_begin(db, map, a, b, {}, ctx);
+      int slices = 0;
+      while (got.status == lddb::search_status::in_progress) {
+        lddb::prepare_step(map, 3000);  // the frame's upkeep: may replace the set
+        got = lddb::block_astar_continue(ctx, 7);
+        ++slices;
+      }
+      ASSERT_TRUE(got.found()) << got.message;
+      EXPECT_EQ(got.cost, want.cost) << "mode " << static_cast<int>(mode) << " query " << query;
+      EXPECT_GT(slices, 0);
+    }
+    finish(map);
+  }
 }
 
 TEST(Prepare, Rebuilds) {

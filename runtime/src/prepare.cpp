@@ -88,7 +88,7 @@ void start_worker(detail::prepared_rule& p, const grid_map& map) {
     const auto t0 = clock_type::now();
     while (!p.cancel.load(std::memory_order_relaxed))
       if (b->step(kDefaultStepWork)) {
-        p.worker_set = b->take();
+        p.worker_set = std::make_shared<landmark_set>(b->take());
         p.worker_us.store(static_cast<std::int64_t>(ms_since(t0) * 1000.0), std::memory_order_relaxed);
         p.published.store(true, std::memory_order_release);
         return;
@@ -103,13 +103,13 @@ preparation_report report_of(const detail::prepared_rule& p, const grid_map& map
   out.prepare_ms = p.prepare_ms;
   out.total_ms = p.prepare_ms + p.step_ms + static_cast<double>(p.worker_us.load(std::memory_order_relaxed)) / 1000.0;
   const bool published = p.published.load(std::memory_order_acquire);
-  out.bytes = p.set.memory_bytes() + (p.builder ? p.builder->memory_bytes() : 0) +
-              (published ? p.worker_set.memory_bytes() : 0);
+  out.bytes = (p.set ? p.set->memory_bytes() : 0) + (p.builder ? p.builder->memory_bytes() : 0) +
+              (published && p.worker_set ? p.worker_set->memory_bytes() : 0);
   if (p.plan.landmarks == 0) {
     out.state = preparation_state::ready;
     return out;
   }
-  const landmark_set* complete = p.set.empty() ? (published ? &p.worker_set : nullptr) : &p.set;
+  const landmark_set* complete = p.set ? p.set.get() : published ? p.worker_set.get() : nullptr;
   if (complete != nullptr && complete->current_for(map) && !p.builder) {
     out.state = preparation_state::ready;
     out.landmarks_built = complete->size();
@@ -130,7 +130,7 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
   if (p.worker.joinable() && p.published.load(std::memory_order_acquire)) {
     p.worker.join();
     p.set = std::move(p.worker_set);
-    p.worker_set = landmark_set();
+    p.worker_set = nullptr;
     p.published.store(false, std::memory_order_relaxed);
   }
   if (p.worker.joinable()) return false;  // still building on its thread
@@ -140,14 +140,14 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
     work = 0;  // a builder's step spends what it is given
     (void)before;
     if (!done) return false;
-    p.set = p.builder->take();
+    p.set = std::make_shared<landmark_set>(p.builder->take());
     p.builder.reset();
   }
-  if (p.set.empty()) return true;
-  if (!p.set.current_for(map)) {
+  if (!p.set || p.set->empty()) return true;
+  if (!p.set->current_for(map)) {
     if (work == 0) return false;
     const std::uint64_t budget = work;
-    const landmark_repair r = p.set.repair(map, budget);
+    const landmark_repair r = p.set->repair(map, budget);
     work = 0;
     if (r == landmark_repair::rebuild_needed) {
       p.builder = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
@@ -155,7 +155,7 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
     }
     if (r == landmark_repair::unfinished) return false;
   }
-  if (p.options.rebuild_after_blocked != 0 && p.set.cells_blocked_since(map) >= p.options.rebuild_after_blocked) {
+  if (p.options.rebuild_after_blocked != 0 && p.set->cells_blocked_since(map) >= p.options.rebuild_after_blocked) {
     p.builder = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
     return false;
   }
@@ -177,13 +177,13 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   if (p.plan.landmarks > 0) {
     switch (options.mode) {
       case prepare_mode::complete:
-        p.set = landmark_set::build(r, map, p.plan.landmarks, options.placement);
+        p.set = std::make_shared<landmark_set>(landmark_set::build(r, map, p.plan.landmarks, options.placement));
         break;
       case prepare_mode::slices:
         p.builder = std::make_unique<landmark_builder>(r, map, p.plan.landmarks, options.placement);
         build_first(*p.builder, std::min(kFirstLandmarks, p.plan.landmarks));
         if (p.builder->done()) {
-          p.set = p.builder->take();
+          p.set = std::make_shared<landmark_set>(p.builder->take());
           p.builder.reset();
         }
         break;

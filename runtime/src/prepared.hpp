@@ -19,8 +19,9 @@ struct prepared_rule {
   prepare_options options;
   // The complete set, current or not. While `builder` runs for a rebuild after blocked cells,
   // it stays in use (blocking keeps it admissible); after more frees than the journal
-  // keeps it is left not current, never read.
-  landmark_set set;
+  // keeps it is left not current, never read. Shared, so that a sliced query keeps the set
+  // it began with alive when prepare_step replaces it (search_context holds a reference).
+  std::shared_ptr<landmark_set> set;
   // Landmarks being built in slices (prepare_step): its partial set serves the searches
   // while `set` is not current.
   std::unique_ptr<landmark_builder> builder;
@@ -30,7 +31,7 @@ struct prepared_rule {
   std::thread worker;
   std::atomic<bool> published{false}, cancel{false};
   std::atomic<std::int64_t> worker_us{0};
-  landmark_set worker_set;
+  std::shared_ptr<landmark_set> worker_set;
   double prepare_ms = 0, step_ms = 0;
 
   prepared_rule() = default;
@@ -47,9 +48,15 @@ struct prepared_rule {
   // The landmarks a search may read on `map` now: current (no cell freed since their
   // tables were made), else none.
   const landmark_set* usable(const grid_map& map) const {
-    if (set.current_for(map)) return &set;
+    if (const auto whole = usable_whole(map)) return whole.get();
     if (builder && builder->built() > 0 && builder->partial().current_for(map)) return &builder->partial();
-    if (published.load(std::memory_order_acquire) && worker_set.current_for(map)) return &worker_set;
+    return nullptr;
+  }
+  // A complete set only, for a query that may outlive the next prepare_step (sliced Block
+  // A*): a builder's partial set is gone once the builder hands its set over.
+  std::shared_ptr<const landmark_set> usable_whole(const grid_map& map) const {
+    if (set && set->current_for(map)) return set;
+    if (published.load(std::memory_order_acquire) && worker_set && worker_set->current_for(map)) return worker_set;
     return nullptr;
   }
 };
@@ -66,15 +73,24 @@ struct preparations {
 // The options a search runs with on `map` under rule r: `in` itself when it does not use
 // a preparation (search_options::use_prepared false, or none for r), else a copy in
 // `scratch` with the preparation's landmarks (unless `in` names its own) and open-square
-// choice (unless `in` sets one).
+// choice (unless `in` sets one). With `keep` (a sliced query), only a complete set, which
+// *keep then holds alive.
 inline const search_options& with_prepared(const search_options& in, const rule& r, const grid_map& map,
-                                           search_options& scratch) {
+                                           search_options& scratch,
+                                           std::shared_ptr<const landmark_set>* keep = nullptr) {
   const preparations* ps = map.preparations();
   if (!in.use_prepared || ps == nullptr) return in;
   const prepared_rule* p = ps->find(r);
   if (p == nullptr) return in;
   scratch = in;
-  if (scratch.landmarks == nullptr) scratch.landmarks = p->usable(map);
+  if (scratch.landmarks == nullptr) {
+    if (keep != nullptr) {
+      *keep = p->usable_whole(map);
+      scratch.landmarks = keep->get();
+    } else {
+      scratch.landmarks = p->usable(map);
+    }
+  }
   if (!scratch.open_squares) scratch.open_squares = p->plan.open_squares;
   return scratch;
 }

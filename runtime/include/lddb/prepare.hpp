@@ -26,7 +26,9 @@
 //
 // Threads. Like set_blocked, prepare and prepare_step change the map: call them on the
 // thread that owns it, between searches; any number of searches may then run at once on
-// other threads. With prepare_mode::worker_thread the landmarks are built on a thread of
+// other threads. A sliced Block A* query (block_astar_begin) may span prepare_step calls:
+// it takes the prepared landmarks only when they are complete, and keeps the set it began
+// with alive until it ends (the map itself must still not change under it). With prepare_mode::worker_thread the landmarks are built on a thread of
 // their own from a copy of the map and published when done, with no lock on the searches'
 // path; prepare_step then adopts them (and catches up with the cells freed meanwhile).
 #pragma once

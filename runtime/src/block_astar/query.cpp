@@ -247,7 +247,7 @@ void block_search::give_up(search_result& r) {
 namespace {
 
 void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
-                 search_context& ctx, search_result& r) {
+                 bool sliced, search_context& ctx, search_result& r) {
   auto& impl = ctx.state();
   if (!impl.block) impl.block = new block_search_state();
   block_query& q = impl.block->query;
@@ -263,7 +263,8 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
   q.start = start;
   q.goal = goal;
   search_options scratch;
-  q.options = detail::with_prepared(options, db.movement(), map, scratch);
+  q.prepared_landmarks = nullptr;
+  q.options = detail::with_prepared(options, db.movement(), map, scratch, sliced ? &q.prepared_landmarks : nullptr);
   q.stats = {};
   q.length = kUnreachable;
   q.best_goal_slot = q.best_point = q.direct_start = -1;
@@ -329,7 +330,7 @@ std::size_t state_bytes(const block_search_state* s) {
 search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
                                 const search_options& options, search_context& ctx) {
   search_result r;
-  block_astar_impl::begin_query(db, map, start, goal, options, ctx, r);
+  block_astar_impl::begin_query(db, map, start, goal, options, true, ctx, r);
   return r;
 }
 
@@ -341,7 +342,7 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
 
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out) {
-  block_astar_impl::begin_query(db, map, start, goal, options, ctx, out);
+  block_astar_impl::begin_query(db, map, start, goal, options, false, ctx, out);
   if (out.status != search_status::in_progress) return;
   block_astar_impl::continue_query(ctx, 0, out);  // 0: one slice, as far as the budget allows
 }

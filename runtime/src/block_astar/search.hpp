@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct block_query {
   const grid_map* map = nullptr;
   point start, goal;
   search_options options;
+  // A sliced query's prepared landmarks (lddb/prepare.hpp), held so that prepare_step
+  // between slices cannot free the set it reads.
+  std::shared_ptr<const landmark_set> prepared_landmarks;
   bool active = false;  // begun and not finished
   search_stats stats;
   // The best path found so far: through goal block slot `best_goal_slot` and its point
