@@ -302,7 +302,8 @@ TEST(Prepare, WorkerThread) {
     o.mode = prepare_mode::worker_thread;
     o.landmarks = 5;
     const lddb::preparation_report at_once = lddb::prepare(db, map, o);
-    EXPECT_EQ(at_once.landmarks_built, 0);
+    // Nothing yet, or (when the thread was quicker than the report) the whole set.
+    EXPECT_TRUE(at_once.landmarks_built == 0 || at_once.landmarks_built == 5) << at_once.landmarks_built;
     lddb_test::rng g{3};
     lddb::search_context ctx;
     for (int k = 0; k < 30; ++k) {  // the game goes on: searches and changes while it builds
