@@ -18,6 +18,8 @@
 //   Prepare.Ownership  a copy has no preparation, a move keeps it, unprepare drops it;
 //                     use_prepared = false and explicit options win; bad options throw
 //   Plan.MeasuredRule  the plan's choice by free cells, open share and size
+//   Plan.LandmarksStayWhereTheyPay  open ground drops them, a maze keeps them, in every
+//                     mode; a count asked for stays
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -378,13 +380,48 @@ TEST(Plan, MeasuredRule) {
   const lddb::preparation_plan a = lddb::plan_preparation(rule::octile(), open);
   EXPECT_EQ(a.landmarks, 8);
   EXPECT_TRUE(a.open_squares) << a.why;
-  const grid_map small(100, 100);
-  EXPECT_EQ(lddb::plan_preparation(rule::tile(), small).landmarks, 0) << "10,000 free cells";
+  const grid_map small(40, 40);
+  EXPECT_EQ(lddb::plan_preparation(rule::tile(), small).landmarks, 0) << "1,600 free cells";
   const grid_map cluttered = lddb::make_random_map(300, 300, 25, 2);
   const lddb::preparation_plan c = lddb::plan_preparation(rule::tile(), cluttered);
   EXPECT_EQ(c.landmarks, 8);
   EXPECT_FALSE(c.open_squares) << c.why;
   EXPECT_TRUE(lddb::plan_preparation(rule::any_angle(), cluttered).open_squares);
+}
+
+// The second half of the rule: the first landmarks' gain over the rule's heuristic, checked
+// against the bound itself, decides whether prepare keeps them.
+TEST(Plan, LandmarksStayWhereTheyPay) {
+  for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()}) {
+    const lddb::database& db = lddb_test::db_for(r);
+    grid_map open(120, 120);
+    const lddb::landmark_set on_open = lddb::landmark_set::build(r, open, 2);
+    EXPECT_LT(lddb::landmark_gain(r, open, on_open), 0.05) << r.name() << ": the straight line is exact there";
+    lddb::prepare(db, open);
+    EXPECT_EQ(lddb::preparation_of(open, r)->plan.landmarks, 0) << lddb::preparation_of(open, r)->plan.why;
+    EXPECT_EQ(lddb::prepared_landmarks(open, r), nullptr);
+    grid_map maze = lddb::make_maze_map(120, 120, 1, 3);
+    const lddb::landmark_set in_maze = lddb::landmark_set::build(r, maze, 2);
+    EXPECT_GT(lddb::landmark_gain(r, maze, in_maze), 0.8) << r.name();
+    for (prepare_mode mode : {prepare_mode::slices, prepare_mode::worker_thread}) {
+      prepare_options o;
+      o.mode = mode;
+      lddb::prepare(db, maze, o);
+      finish(maze);
+      EXPECT_EQ(lddb::preparation_of(maze, r)->plan.landmarks, 8) << r.name();
+      EXPECT_NE(lddb::prepared_landmarks(maze, r), nullptr);
+    }
+    prepare_options asked;
+    asked.landmarks = 3;  // a count asked for is kept, whatever the gain
+    asked.mode = prepare_mode::worker_thread;
+    lddb::prepare(db, open, asked);
+    finish(open);
+    EXPECT_EQ(lddb::preparation_of(open, r)->landmarks_built, 3);
+    asked.landmarks = std::nullopt;  // and the worker thread's assessment drops them
+    lddb::prepare(db, open, asked);
+    finish(open);
+    EXPECT_EQ(lddb::preparation_of(open, r)->plan.landmarks, 0);
+  }
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "lddb/format.hpp"
+#include "heuristic.hpp"
+#include "lddb/splitmix.hpp"
 #include "prepared.hpp"
 
 namespace lddb {
@@ -35,6 +37,46 @@ std::uint64_t cells_in_open_groups(const grid_map& map, int level) {
 void build_first(landmark_builder& b, int landmarks) {
   while (b.built() < landmarks && !b.step(kDefaultStepWork)) {
   }
+}
+
+}  // namespace
+
+double landmark_gain(const rule& r, const grid_map& map, const landmark_set& set) {
+  const std::uint64_t cells = static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height());
+  if (set.empty() || map.blocked_count() >= cells) return 0;
+  const heuristic_kind h = default_heuristic(r);
+  std::uint64_t seed = 0x5eed;
+  int pairs = 0, better = 0;
+  for (int tries = 0; tries < 100 * kGainPairs && pairs < kGainPairs; ++tries) {
+    const int ax = static_cast<int>(splitmix64(seed) % static_cast<std::uint64_t>(map.width()));
+    const int ay = static_cast<int>(splitmix64(seed) % static_cast<std::uint64_t>(map.height()));
+    const int bx = static_cast<int>(splitmix64(seed) % static_cast<std::uint64_t>(map.width()));
+    const int by = static_cast<int>(splitmix64(seed) % static_cast<std::uint64_t>(map.height()));
+    // Free cells; for any-angle their top-left corners, which every rule lets a path use.
+    if (map.blocked(ax, ay) || map.blocked(bx, by)) continue;
+    const cost_t base = heuristic_cost(h, r, ax, ay, bx, by);
+    if (base < 8 * kCostOne) continue;  // near pairs: every bound is close
+    ++pairs;
+    const cost_t bound = set.lower_bound({ax, ay}, {bx, by});
+    if (bound > base + base / 20) ++better;
+  }
+  return pairs == 0 ? 0 : static_cast<double>(better) / static_cast<double>(pairs);
+}
+
+namespace {
+
+// The measured rule's second half: landmarks stay only where the first ones already bound
+// enough queries above the rule's own heuristic (landmark_gain).
+bool landmarks_pay(const rule& r, const grid_map& map, const landmark_set& first, std::string* why) {
+  const double gain = landmark_gain(r, map, first);
+  const bool pays = gain >= (r.on_vertices() ? kMinGainVertices : kMinGainCells);
+  if (why) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "; the first landmarks bound %.0f%% of sampled queries above the rule's heuristic%s",
+                  100.0 * gain, pays ? "" : ": too few, dropped");
+    *why += buf;
+  }
+  return pays;
 }
 
 }  // namespace
@@ -81,11 +123,22 @@ detail::prepared_rule& entry_for(grid_map& map, const rule& r) {
   return *ps.of.back();
 }
 
-void start_worker(detail::prepared_rule& p, const grid_map& map) {
-  // The builder copies the map here, on the owner's thread; the worker touches only it.
+void start_worker(detail::prepared_rule& p, const grid_map& map, bool assess) {
+  // The builder copies the map here, on the owner's thread, and so does the assessment;
+  // the worker touches only its copies.
   auto b = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
-  p.worker = std::thread([&p, b = std::move(b)]() mutable {
+  auto copy = assess ? std::make_unique<grid_map>(map) : nullptr;
+  p.worker = std::thread([&p, b = std::move(b), copy = std::move(copy)]() mutable {
     const auto t0 = clock_type::now();
+    const int first = std::min(kFirstLandmarks, p.plan.landmarks);
+    while (!p.cancel.load(std::memory_order_relaxed) && b->built() < first && !b->step(kDefaultStepWork)) {
+    }
+    if (copy && !p.cancel.load(std::memory_order_relaxed) && !landmarks_pay(p.movement, *copy, b->partial(), nullptr)) {
+      p.worker_us.store(static_cast<std::int64_t>(ms_since(t0) * 1000.0), std::memory_order_relaxed);
+      p.dropped.store(true, std::memory_order_relaxed);
+      p.published.store(true, std::memory_order_release);
+      return;
+    }
     while (!p.cancel.load(std::memory_order_relaxed))
       if (b->step(kDefaultStepWork)) {
         p.worker_set = std::make_shared<landmark_set>(b->take());
@@ -129,6 +182,12 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
   if (p.plan.landmarks == 0) return true;
   if (p.worker.joinable() && p.published.load(std::memory_order_acquire)) {
     p.worker.join();
+    if (p.dropped.load(std::memory_order_relaxed)) {  // the assessment said they do not pay
+      p.plan.landmarks = 0;
+      p.plan.why += "; the first landmarks bound too few sampled queries above the rule's heuristic: dropped";
+      p.published.store(false, std::memory_order_relaxed);
+      return true;
+    }
     p.set = std::move(p.worker_set);
     p.worker_set = nullptr;
     p.published.store(false, std::memory_order_relaxed);
@@ -174,22 +233,20 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   if (options.open_squares) p.plan.open_squares = *options.open_squares;
   if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))
     p.plan.landmarks = 0;  // nothing to measure distances on
-  if (p.plan.landmarks > 0) {
-    switch (options.mode) {
-      case prepare_mode::complete:
-        p.set = std::make_shared<landmark_set>(landmark_set::build(r, map, p.plan.landmarks, options.placement));
-        break;
-      case prepare_mode::slices:
-        p.builder = std::make_unique<landmark_builder>(r, map, p.plan.landmarks, options.placement);
-        build_first(*p.builder, std::min(kFirstLandmarks, p.plan.landmarks));
-        if (p.builder->done()) {
-          p.set = std::make_shared<landmark_set>(p.builder->take());
-          p.builder.reset();
+  const bool assess = !options.landmarks;  // the plan's landmarks stay only where they pay
+  if (p.plan.landmarks > 0 && options.mode == prepare_mode::worker_thread) {
+    start_worker(p, map, assess);
+  } else if (p.plan.landmarks > 0) {
+    auto b = std::make_unique<landmark_builder>(r, map, p.plan.landmarks, options.placement);
+    build_first(*b, std::min(kFirstLandmarks, p.plan.landmarks));
+    if (assess && !landmarks_pay(r, map, b->partial(), &p.plan.why)) {
+      p.plan.landmarks = 0;
+    } else {
+      if (options.mode == prepare_mode::complete)
+        while (!b->step(std::uint64_t{1} << 40)) {
         }
-        break;
-      case prepare_mode::worker_thread:
-        start_worker(p, map);
-        break;
+      if (b->done()) p.set = std::make_shared<landmark_set>(b->take());
+      else p.builder = std::move(b);
     }
   }
   p.prepare_ms = ms_since(t0);

@@ -30,6 +30,7 @@ struct prepared_rule {
   // it (acquire); prepare_step joins the thread and moves worker_set into `set`.
   std::thread worker;
   std::atomic<bool> published{false}, cancel{false};
+  std::atomic<bool> dropped{false};  // the worker's assessment: the landmarks do not pay here
   std::atomic<std::int64_t> worker_us{0};
   std::shared_ptr<landmark_set> worker_set;
   double prepare_ms = 0, step_ms = 0;

@@ -54,12 +54,29 @@ struct preparation_plan {
 };
 
 // The measured rule. Landmarks: on every map with at least kMinLandmarkCells free cells
-// (on smaller ones a query expands a few dozen nodes and reading the tables costs more than
-// it saves). Open squares for tile and octile: when at least a quarter of the map's free
+// (on smaller ones a query expands a few nodes and reading the tables costs more than it
+// saves). Open squares for tile and octile: when at least a quarter of the map's free
 // cells lie in open 8 x 8-block groups, or the map has more than 1024 x 1024 cells (there
 // even a few large rooms pay); any-angle searches open squares by default anyway.
+// Then, once the first kFirstLandmarks landmarks are built, prepare keeps the planned ones
+// only where landmark_gain is at least kMinGainCells (tile, octile) or kMinGainVertices
+// (any-angle), and otherwise drops them (unless prepare_options::landmarks asked for a
+// count). The cell rules' bar is low: their bound is an exact distance that gains deep in
+// a search even where it ties the rule's heuristic at the start (tile on random512-25-1:
+// 8% of sampled queries bound higher, yet 0.52 of the time); only open ground, where no
+// query gains (arena, random512-10-1), drops them.
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
-inline constexpr std::uint64_t kMinLandmarkCells = 16384;
+inline constexpr std::uint64_t kMinLandmarkCells = 2048;
+
+// The share of kGainPairs sampled queries (seeded pairs of free cells at least 8 apart by
+// the rule's heuristic; for any-angle their top-left corners) whose landmark bound beats
+// the rule's own heuristic by more than 5%: on open ground the straight line is already
+// tight and the tables cost reads for nothing (random512-10-1: 0 of 256), in mazes and
+// caves they bound nearly every query (maze512-8-1: 97%).
+double landmark_gain(const rule& r, const grid_map& map, const landmark_set& set);
+inline constexpr int kGainPairs = 256;
+inline constexpr double kMinGainCells = 0.05;
+inline constexpr double kMinGainVertices = 0.35;
 
 enum class prepare_mode : std::uint8_t {
   // prepare builds what the first query can use (the open-square choice, and the first
