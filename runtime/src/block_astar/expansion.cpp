@@ -40,7 +40,7 @@ point_set block_search::expand(int s, point_set ingress) {
   }
   // Line 5: the egress points' g-values through the node from the ingress points.
   const point_set changed = egress_costs<kSquares, Rows>(cur, ingress);
-  for (point_set m = changed; m; m &= m - 1) ++q_.stats.generated;  // no popcnt in baseline x86-64: a libgcc call
+  q_.stats.generated += count_points(changed);
 
   // Line 6: hand on every point that changed here or arrived since the last expansion,
   // along the links that are legal from this node.
@@ -51,9 +51,9 @@ point_set block_search::expand(int s, point_set ingress) {
   else if (kSquares)
     hand_on_cell_squares(s, cur, hand_on);
   else if (rule_.on_vertices())
-    hand_on_blocks<true>(s, cur, hand_on);
+    weight_.is_one() ? hand_on_blocks<true, false>(s, cur, hand_on) : hand_on_blocks<true, true>(s, cur, hand_on);
   else
-    hand_on_blocks<false>(s, cur, hand_on);
+    weight_.is_one() ? hand_on_blocks<false, false>(s, cur, hand_on) : hand_on_blocks<false, true>(s, cur, hand_on);
   // Lines 8-16: each neighbour goes to OPEN with its heap value.
   push_offers();
   return hand_on | ingress;
@@ -143,8 +143,9 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 
 // The paper's hand-on between two blocks: g-value ng reaches point l.target of nb through
 // link l. False when it does not improve that point.
+template <bool kWeighted>
 [[gnu::always_inline]] inline bool block_search::improve_block(block_slot& nb, const link& l, cost_t ng) {
-  if (ng >= nb.g[l.target] || ((nb.closed >> l.target) & 1u)) return false;
+  if (ng >= nb.g[l.target] || (kWeighted && ((nb.closed >> l.target) & 1u))) return false;
   nb.g[l.target] = ng;
   nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
   nb.ingress |= point_set{1} << l.target;
@@ -154,7 +155,7 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 
 // Line 6 between plain blocks: each link's target and way back are its own. One
 // instantiation per kind of point, so that neither tests the kind on every link.
-template <bool kVertices>
+template <bool kVertices, bool kWeighted>
 [[gnu::always_inline]] inline void block_search::hand_on_blocks(int s, block_slot& cur, point_set hand_on) {
   std::uint64_t todo = 0;
   const point_set sources = hand_on & cur.exitable;
@@ -174,8 +175,8 @@ template <bool kVertices>
       slot(ns).neighbour[static_cast<std::size_t>(8 - l.around)] = s;
     }
     block_slot& nb = slot(ns);
-    if (!improve_block(nb, l, ng)) continue;
-    offer(ns, ng, kVertices ? hv[l.source] : h(global_in_block(nb, l.target)));
+    if (!improve_block<kWeighted>(nb, l, ng)) continue;
+    offer<kWeighted>(ns, ng, kVertices ? hv[l.source] : h(global_in_block(nb, l.target)));
   }
 }
 
