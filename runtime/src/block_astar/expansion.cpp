@@ -47,7 +47,7 @@ point_set block_search::expand(int s, point_set ingress) {
   st_.touched.clear();
   const point_set hand_on = to_hand_on(cur, ingress, changed);
   if (kSquares && rule_.on_vertices())
-    hand_on_squares(s, cur, hand_on);
+    weight_.is_one() ? hand_on_squares<false>(s, cur, hand_on) : hand_on_squares<true>(s, cur, hand_on);
   else if (kSquares)
     hand_on_cell_squares(s, cur, hand_on);
   else if (rule_.on_vertices())
@@ -181,6 +181,7 @@ template <bool kVertices, bool kWeighted>
 }
 
 // Hands the g-value of vertex l.source of node s on along link l (legal); hv is its h.
+template <bool kWeighted>
 [[gnu::always_inline]] inline void block_search::hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g,
                                                                 int* neighbours, const link& l, cost_t hv) {
   const cost_t ng = cur_g[l.source];  // the very same vertex: no cost
@@ -192,7 +193,7 @@ template <bool kVertices, bool kWeighted>
   }
   block_slot& nb = slot(ns);
   if (!cur.level && !nb.level) {  // two blocks: the paper's hand-on (their caches point both ways)
-    if (improve_block(nb, l, ng)) offer(ns, ng, hv);
+    if (improve_block<kWeighted>(nb, l, ng)) offer<kWeighted>(ns, ng, hv);
     return;
   }
   // The vertex numbered in nb, and a block of this node that holds it, placed in nb's ring
@@ -222,18 +223,19 @@ template <bool kVertices, bool kWeighted>
     back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
   }
   const node_store<false> there = store(nb);
-  if (ng >= there.g[target] || ((nb.closed >> target) & 1u)) return;
+  if (ng >= there.g[target] || (kWeighted && ((nb.closed >> target) & 1u))) return;
   there.g[target] = ng;
   there.parent[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
   there.neighbour[back] = s;
   nb.ingress |= point_set{1} << target;
   ++q_.stats.generated;
-  offer(ns, ng, hv);
+  offer<kWeighted>(ns, ng, hv);
 }
 
 // Line 6 when the query has open squares: the same vertex has another boundary index in a
 // square, and a square has more blocks around it, so a link's target and the way back are
 // worked out from the two nodes' shapes.
+template <bool kWeighted>
 [[gnu::always_inline]] inline void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
   const node_store<false> here = store(cur);
   const point_set sources = hand_on & cur.exitable;
@@ -242,7 +244,7 @@ template <bool kVertices, bool kWeighted>
   if (cur.level) {
     // A square's links come in order of source, up to 84 of them: walk each source's.
     each_square_link(cur, sources, [&](const link& l, int i) {
-      hand_on_vertex(s, cur, here.g, here.neighbour, l, hv[static_cast<std::size_t>(i)]);
+      hand_on_vertex<kWeighted>(s, cur, here.g, here.neighbour, l, hv[static_cast<std::size_t>(i)]);
     });
     return;
   }
@@ -250,7 +252,7 @@ template <bool kVertices, bool kWeighted>
   for (point_set m = sources; m; m &= m - 1) todo |= st_.links.point_links[static_cast<std::size_t>(__builtin_ctzll(m))];
   for (todo &= cur.link_ok; todo; todo &= todo - 1) {
     const link& l = st_.links.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-    if ((cur.free_ring & l.target_ring) != 0) hand_on_vertex(s, cur, here.g, here.neighbour, l, hv[l.source]);
+    if ((cur.free_ring & l.target_ring) != 0) hand_on_vertex<kWeighted>(s, cur, here.g, here.neighbour, l, hv[l.source]);
   }
 }
 

@@ -210,6 +210,7 @@ class block_search {
   // both tests.
   template <bool kVertices, bool kWeighted>
   [[gnu::always_inline]] void hand_on_blocks(int s, block_slot& cur, point_set hand_on);
+  template <bool kWeighted>
   [[gnu::always_inline]] void hand_on_squares(int s, block_slot& cur, point_set hand_on);
   // f(link, source point) for each legal link of square `cur` from a point of `sources`;
   // a square's links come in order of source (up to 188 of them).
@@ -223,6 +224,7 @@ class block_search {
         if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u) f(q.links[static_cast<std::size_t>(k)], i);
     }
   }
+  template <bool kWeighted>
   [[gnu::always_inline]] void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours,
                                              const link& l, cost_t hv);
   [[gnu::always_inline]] void hand_on_cell_squares(int s, block_slot& cur, point_set hand_on);
