@@ -122,15 +122,23 @@ bool segment_legal(const rule& r, const Grid& g, int x0, int y0, int x1, int y1)
     std::swap(y0, y1);
   }
   const std::int64_t dx = x1 - x0, dy = y1 - y0;
+  // y at a column's left edge as q + rem / dx (0 <= rem < dx), stepped by dy / dx from one
+  // column to the next: the walk divides once, not twice a column (smoothing walks long
+  // segments). The rows entered run from floor(min(ya, yb)) to ceil(max(ya, yb)) - 1.
+  const std::int64_t step_q = detail::floor_div(dy, dx), step_rem = dy - step_q * dx;
+  std::int64_t q = y0, rem = 0;
   for (int cx = x0; cx < x1; ++cx) {
-    const std::int64_t na = std::int64_t{y0} * dx + (cx - x0) * dy;  // ya * dx
-    const std::int64_t nb = na + dy;                                  // yb * dx
-    const std::int64_t lo = std::min(na, nb), hi = std::max(na, nb);
-    // rows from floor(lo/dx) to ceil(hi/dx) - 1
-    const std::int64_t first = detail::floor_div(lo, dx);
-    const std::int64_t last = -detail::floor_div(-hi, dx) - 1;
+    std::int64_t next_q = q + step_q, next_rem = rem + step_rem;
+    if (next_rem >= dx) {
+      next_rem -= dx;
+      ++next_q;
+    }
+    const std::int64_t first = dy > 0 ? q : next_q;
+    const std::int64_t last = dy > 0 ? next_q + (next_rem != 0) - 1 : q + (rem != 0) - 1;
     for (std::int64_t cy = first; cy <= last; ++cy)
       if (g.blocked(cx, static_cast<int>(cy))) return false;
+    q = next_q;
+    rem = next_rem;
   }
   if (check_corners) {
     const std::int64_t k = std::gcd(dx, dy < 0 ? -dy : dy);

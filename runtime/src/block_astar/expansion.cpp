@@ -40,20 +40,20 @@ point_set block_search::expand(int s, point_set ingress) {
   }
   // Line 5: the egress points' g-values through the node from the ingress points.
   const point_set changed = egress_costs<kSquares, Rows>(cur, ingress);
-  for (point_set m = changed; m; m &= m - 1) ++q_.stats.generated;  // no popcnt in baseline x86-64: a libgcc call
+  q_.stats.generated += count_points(changed);
 
   // Line 6: hand on every point that changed here or arrived since the last expansion,
   // along the links that are legal from this node.
   st_.touched.clear();
   const point_set hand_on = to_hand_on(cur, ingress, changed);
   if (kSquares && rule_.on_vertices())
-    hand_on_squares(s, cur, hand_on);
+    weight_.is_one() ? hand_on_squares<false>(s, cur, hand_on) : hand_on_squares<true>(s, cur, hand_on);
   else if (kSquares)
     hand_on_cell_squares(s, cur, hand_on);
   else if (rule_.on_vertices())
-    hand_on_blocks<true>(s, cur, hand_on);
+    weight_.is_one() ? hand_on_blocks<true, false>(s, cur, hand_on) : hand_on_blocks<true, true>(s, cur, hand_on);
   else
-    hand_on_blocks<false>(s, cur, hand_on);
+    weight_.is_one() ? hand_on_blocks<false, false>(s, cur, hand_on) : hand_on_blocks<false, true>(s, cur, hand_on);
   // Lines 8-16: each neighbour goes to OPEN with its heap value.
   push_offers();
   return hand_on | ingress;
@@ -143,8 +143,9 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 
 // The paper's hand-on between two blocks: g-value ng reaches point l.target of nb through
 // link l. False when it does not improve that point.
+template <bool kWeighted>
 [[gnu::always_inline]] inline bool block_search::improve_block(block_slot& nb, const link& l, cost_t ng) {
-  if (ng >= nb.g[l.target] || ((nb.closed >> l.target) & 1u)) return false;
+  if (ng >= nb.g[l.target] || (kWeighted && ((nb.closed >> l.target) & 1u))) return false;
   nb.g[l.target] = ng;
   nb.parent[l.target] = {via::neighbour, l.source, static_cast<std::uint8_t>(8 - l.around)};
   nb.ingress |= point_set{1} << l.target;
@@ -154,7 +155,7 @@ inline point_set block_search::to_hand_on(const block_slot& cur, point_set ingre
 
 // Line 6 between plain blocks: each link's target and way back are its own. One
 // instantiation per kind of point, so that neither tests the kind on every link.
-template <bool kVertices>
+template <bool kVertices, bool kWeighted>
 [[gnu::always_inline]] inline void block_search::hand_on_blocks(int s, block_slot& cur, point_set hand_on) {
   std::uint64_t todo = 0;
   const point_set sources = hand_on & cur.exitable;
@@ -174,12 +175,13 @@ template <bool kVertices>
       slot(ns).neighbour[static_cast<std::size_t>(8 - l.around)] = s;
     }
     block_slot& nb = slot(ns);
-    if (!improve_block(nb, l, ng)) continue;
-    offer(ns, ng, kVertices ? hv[l.source] : h(global_in_block(nb, l.target)));
+    if (!improve_block<kWeighted>(nb, l, ng)) continue;
+    offer<kWeighted>(ns, ng, kVertices ? hv[l.source] : h(global_in_block(nb, l.target)));
   }
 }
 
 // Hands the g-value of vertex l.source of node s on along link l (legal); hv is its h.
+template <bool kWeighted>
 [[gnu::always_inline]] inline void block_search::hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g,
                                                                 int* neighbours, const link& l, cost_t hv) {
   const cost_t ng = cur_g[l.source];  // the very same vertex: no cost
@@ -191,7 +193,7 @@ template <bool kVertices>
   }
   block_slot& nb = slot(ns);
   if (!cur.level && !nb.level) {  // two blocks: the paper's hand-on (their caches point both ways)
-    if (improve_block(nb, l, ng)) offer(ns, ng, hv);
+    if (improve_block<kWeighted>(nb, l, ng)) offer<kWeighted>(ns, ng, hv);
     return;
   }
   // The vertex numbered in nb, and a block of this node that holds it, placed in nb's ring
@@ -221,18 +223,19 @@ template <bool kVertices>
     back = static_cast<std::uint32_t>(ring_index(nb, hx, hy));
   }
   const node_store<false> there = store(nb);
-  if (ng >= there.g[target] || ((nb.closed >> target) & 1u)) return;
+  if (ng >= there.g[target] || (kWeighted && ((nb.closed >> target) & 1u))) return;
   there.g[target] = ng;
   there.parent[target] = {via::neighbour, l.source, static_cast<std::uint8_t>(back)};
   there.neighbour[back] = s;
   nb.ingress |= point_set{1} << target;
   ++q_.stats.generated;
-  offer(ns, ng, hv);
+  offer<kWeighted>(ns, ng, hv);
 }
 
 // Line 6 when the query has open squares: the same vertex has another boundary index in a
 // square, and a square has more blocks around it, so a link's target and the way back are
 // worked out from the two nodes' shapes.
+template <bool kWeighted>
 [[gnu::always_inline]] inline void block_search::hand_on_squares(int s, block_slot& cur, point_set hand_on) {
   const node_store<false> here = store(cur);
   const point_set sources = hand_on & cur.exitable;
@@ -241,7 +244,7 @@ template <bool kVertices>
   if (cur.level) {
     // A square's links come in order of source, up to 84 of them: walk each source's.
     each_square_link(cur, sources, [&](const link& l, int i) {
-      hand_on_vertex(s, cur, here.g, here.neighbour, l, hv[static_cast<std::size_t>(i)]);
+      hand_on_vertex<kWeighted>(s, cur, here.g, here.neighbour, l, hv[static_cast<std::size_t>(i)]);
     });
     return;
   }
@@ -249,7 +252,7 @@ template <bool kVertices>
   for (point_set m = sources; m; m &= m - 1) todo |= st_.links.point_links[static_cast<std::size_t>(__builtin_ctzll(m))];
   for (todo &= cur.link_ok; todo; todo &= todo - 1) {
     const link& l = st_.links.links[static_cast<std::size_t>(__builtin_ctzll(todo))];
-    if ((cur.free_ring & l.target_ring) != 0) hand_on_vertex(s, cur, here.g, here.neighbour, l, hv[l.source]);
+    if ((cur.free_ring & l.target_ring) != 0) hand_on_vertex<kWeighted>(s, cur, here.g, here.neighbour, l, hv[l.source]);
   }
 }
 

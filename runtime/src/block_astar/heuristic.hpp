@@ -29,11 +29,12 @@ class goal_distance {
   goal_distance(heuristic_kind kind, const rule& r, point start, point goal, const landmark_set* landmarks)
       : kind_(kind), rule_(r), goal_(goal), landmarks_(landmarks, start, goal, r.on_vertices() ? heuristic_cost(kind, r, start.x, start.y, goal.x, goal.y) : 0) {}
 
-  cost_t h(point p) const {
+  // Inlined into the hand-on loops (called for every improved cell), with the landmarks'
+  // table reads out of line: an out-of-line h cost octile den520d 9% of its instructions.
+  [[gnu::always_inline]] cost_t h(point p) const {
     const cost_t h = heuristic_cost(kind_, rule_, p.x, p.y, goal_.x, goal_.y);
     if (!landmarks_.active()) return h;
-    const cost_t l = landmarks_(p);
-    return h > l ? h : l;
+    return raised(h, p);
   }
 
   // A node's boundary points at origin + points[i], i < 64. Euclidean: the square roots
@@ -62,6 +63,11 @@ class goal_distance {
   }
 
  private:
+  [[gnu::noinline]] cost_t raised(cost_t h, point p) const {
+    const cost_t l = landmarks_(p);
+    return h > l ? h : l;
+  }
+
   heuristic_kind kind_;
   const rule& rule_;
   point goal_;

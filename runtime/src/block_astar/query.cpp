@@ -201,8 +201,11 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   }
   r.status = search_status::found;
   reconstruct(r);
-  r.cost = path_cost();
-  r.length = path_length(r.path);
+  // A smoothed path gets its length from finish_path, and a vertex path its cost too: the
+  // raw path's would be thrown away.
+  const bool smoothed = smooths(q_.options, rule_) && !r.path.empty();
+  if (!smoothed || !rule_.on_vertices()) r.cost = path_cost();
+  if (!smoothed) r.length = path_length(r.path);
   finish_path(rule_, map_, q_.options, r);
   return true;
 }

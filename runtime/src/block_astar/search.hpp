@@ -209,8 +209,12 @@ class block_search {
   [[gnu::always_inline]] point_set egress_costs_stored(block_slot& cur, point_set ingress, point_set egress,
                                                        Decode decode);
   point_set to_hand_on(const block_slot& cur, point_set ingress, point_set changed) const;
-  template <bool kVertices>
+  // kWeighted false: weight 1 (weight_factor::is_one), where no point is closed and a key
+  // is g + h, so the hand-on between plain blocks, the hot loop of tile and octile, skips
+  // both tests.
+  template <bool kVertices, bool kWeighted>
   [[gnu::always_inline]] void hand_on_blocks(int s, block_slot& cur, point_set hand_on);
+  template <bool kWeighted>
   [[gnu::always_inline]] void hand_on_squares(int s, block_slot& cur, point_set hand_on);
   // f(link, source point) for each legal link of square `cur` from a point of `sources`;
   // a square's links come in order of source (up to 188 of them).
@@ -224,6 +228,7 @@ class block_search {
         if ((ok[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1u) f(q.links[static_cast<std::size_t>(k)], i);
     }
   }
+  template <bool kWeighted>
   [[gnu::always_inline]] void hand_on_vertex(int s, block_slot& cur, const cost_t* cur_g, int* neighbours,
                                              const link& l, cost_t hv);
   [[gnu::always_inline]] void hand_on_cell_squares(int s, block_slot& cur, point_set hand_on);
@@ -238,7 +243,9 @@ class block_search {
   // Hands g-value ng of point `source` of large square s (shape q) on along its legal link
   // l, into whatever node holds the block there; hn is the vertex's h (vertices only).
   void hand_from_large(int s, const large_shape& q, int source, const large_link& l, cost_t ng, cost_t hn);
+  template <bool kWeighted = true>
   [[gnu::always_inline]] bool improve_block(block_slot& nb, const link& l, cost_t ng);
+  template <bool kWeighted = true>
   [[gnu::always_inline]] void offer(int ns, cost_t ng, cost_t hn);
   void push_offers();
 
@@ -276,8 +283,9 @@ class block_search {
 // A neighbour's point improved to g-value ng (h its heuristic): remember the neighbour's
 // least (g + weight * h, tie) for OPEN. The tie reads h itself: the same order, and within
 // tie_order's range whatever the weight.
+template <bool kWeighted>
 inline void block_search::offer(int ns, cost_t ng, cost_t hn) {
-  const cost_t t = tie_(hn), f = key(ng, hn);
+  const cost_t t = tie_(hn), f = kWeighted ? key(ng, hn) : ng + hn;
   block_search_state::key& cand = st_.candidate[static_cast<std::size_t>(ns)];
   if (cand.f == kUnreachable) st_.touched.push_back(ns);
   if (f < cand.f || (f == cand.f && t < cand.tie)) cand = {f, t};
