@@ -7,7 +7,8 @@
 // and the portable min-plus loops (vector_kernels = false, so that the count is the same on
 // every x86-64 CPU), Block A* with the AVX2 kernels for any-angle (the only default search
 // that runs them; measured only where the CPU has AVX2), A* for tile and octile, Theta* and
-// Lazy Theta* for any-angle. Each group first loads its map, reserves its search_context
+// Lazy Theta* for any-angle, and Block A* on the map as lddb::prepare leaves it (the default
+// preparation, built whole before counting; portable loops). Each group first loads its map, reserves its search_context
 // and runs every query once, uninstrumented; then callgrind counts only the queries
 // themselves, and the group ends with CALLGRIND_DUMP_STATS_AT(group), so that each group has
 // a dump file of its own. Run it as
@@ -28,6 +29,7 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/map_file.hpp"
+#include "lddb/prepare.hpp"
 #include "lddb/scenario.hpp"
 #include "lddb/search.hpp"
 
@@ -56,12 +58,13 @@ const char* const kMaps[] = {"bg512/AR0500SR", "dao/brc202d", "mazes/maze512-8-1
 const char* const kRules[] = {"tile-4", "octile-4", "any-angle-4"};
 constexpr std::size_t kQueriesPerMap = 20;
 
-enum class search { block_astar, block_astar_avx2, astar, theta, lazy_theta };
+enum class search { block_astar, block_astar_avx2, block_astar_prepared, astar, theta, lazy_theta };
 
 const char* search_name(search s) {
   switch (s) {
     case search::block_astar: return "block-astar";
     case search::block_astar_avx2: return "block-astar/avx2";
+    case search::block_astar_prepared: return "block-astar/prepared";
     case search::astar: return "astar";
     case search::theta: return "theta";
     case search::lazy_theta: return "lazy-theta";
@@ -98,6 +101,7 @@ void run(search s, const lddb::database& db, const lddb::grid_map& map, const ld
   const lddb::rule& r = db.movement();
   switch (s) {
     case search::block_astar:
+    case search::block_astar_prepared:
     case search::block_astar_avx2: lddb::block_astar(db, map, q.start, q.goal, opt, ctx, out); break;
     case search::astar: lddb::astar(r, map, q.start, q.goal, opt, ctx, out); break;
     case search::theta: lddb::theta_star(r, map, q.start, q.goal, opt, ctx, out); break;
@@ -106,15 +110,23 @@ void run(search s, const lddb::database& db, const lddb::grid_map& map, const ld
 }
 
 // One group: warm up uninstrumented, then count the queries alone and dump them.
-void measure(search s, const lddb::database& db, const std::string& rule_name, const lddb::grid_map& map,
+void measure(search s, const lddb::database& db, const std::string& rule_name, const lddb::grid_map& loaded,
              const std::string& map_name, const std::vector<lddb::scenario_query>& queries) {
   const std::string group = std::string(search_name(s)) + " " + rule_name + " " + map_name;
   if (s == search::block_astar_avx2 && !lddb::vector_kernels_available()) {
     std::printf("skipped %s: this CPU has no AVX2, so the vector kernels do not run here\n", group.c_str());
     return;
   }
+  // The prepared group searches a copy prepared whole (lddb/prepare.hpp), uncounted.
+  lddb::grid_map prepared = s == search::block_astar_prepared ? loaded : lddb::grid_map(1, 1);
+  if (s == search::block_astar_prepared) {
+    lddb::prepare_options o;
+    o.mode = lddb::prepare_mode::complete;
+    lddb::prepare(db, prepared, o);
+  }
+  const lddb::grid_map& map = s == search::block_astar_prepared ? prepared : loaded;
   lddb::search_context ctx;
-  if (s == search::block_astar || s == search::block_astar_avx2) ctx.reserve(db, map);
+  if (s != search::astar && s != search::theta && s != search::lazy_theta) ctx.reserve(db, map);
   else ctx.reserve(db.movement(), map);
   lddb::search_result out;
   out.path.reserve(1 << 16);
@@ -171,8 +183,9 @@ int main(int argc, char** argv) {
       const lddb::database& db = *dbs[i];
       const std::vector<search> searches =
           db.movement().on_vertices()
-              ? std::vector<search>{search::block_astar, search::block_astar_avx2, search::theta, search::lazy_theta}
-              : std::vector<search>{search::block_astar, search::astar};
+              ? std::vector<search>{search::block_astar, search::block_astar_avx2, search::block_astar_prepared,
+                                    search::theta, search::lazy_theta}
+              : std::vector<search>{search::block_astar, search::block_astar_prepared, search::astar};
       for (search s : searches) measure(s, db, kRules[i], *map, map_name, queries);
     }
   }

@@ -5,7 +5,8 @@
 #      into build-asan/: the whole project, every test suite, and the fuzz targets' corpus
 #      replayed by a plain driver (LDDB_FUZZ=ON without libFuzzer); then the full ctest run.
 #   2. ThreadSanitizer (g++, -O1 -g) into build-tsan/: the concurrency and batch tests, the
-#      component labels shared by threads, a landmark set rebuilt on a worker thread, and the
+#      component labels shared by threads, a landmark set rebuilt on a worker thread, the
+#      preparation's worker thread, and the
 #      C API's tests.
 #
 # Usage: bash scripts/sanitize.sh [asan|tsan|all]   (default all)
@@ -56,7 +57,7 @@ fi
 if [[ $what == tsan || $what == all ]]; then
   t0=$(seconds)
   configure build-tsan thread
-  nice -n 10 cmake --build build-tsan -j "$jobs" --target concurrency_test batch_test components_test landmarks_test c_api_test c_api_misuse_test
+  nice -n 10 cmake --build build-tsan -j "$jobs" --target concurrency_test batch_test components_test landmarks_test prepare_test c_api_test c_api_misuse_test
   t1=$(seconds)
   echo "sanitize.sh: TSan build took $((t1 - t0)) s"
   # Under TSan the test sizes its map down by itself; the thread and query counts stay.
@@ -66,6 +67,8 @@ if [[ $what == tsan || $what == all ]]; then
   nice -n 10 build-tsan/tests/components_test --gtest_filter=Components.ThreadsShareOneConstMap
   # A landmark set rebuilt on a worker thread while the game's thread searches with the old one.
   nice -n 10 build-tsan/tests/landmarks_test --gtest_filter=Builder.WorkerThread
+  # lddb::prepare's worker thread publishing its set while the game searches and changes the map.
+  nice -n 10 build-tsan/tests/prepare_test --gtest_filter='Prepare.WorkerThread:Prepare.SlicedQueryOutlivesPrepareStep:Plan.LandmarksStayWhereTheyPay'
   # The C API: batches on worker threads, handles freed while other threads use them.
   (cd build-tsan/tests && nice -n 10 ./c_api_test && nice -n 10 ./c_api_misuse_test)
   t2=$(seconds)
