@@ -21,13 +21,23 @@ namespace lddb {
 
 namespace {
 
+// A point as the repair's queues hold it: y << kRowShift | x, so that a move is an added
+// offset and a point's x and y come back by a mask and a shift (the map's own row-major
+// index would cost two divisions at every table read; a side is at most 16,385 points).
+constexpr int kRowShift = 15;
+constexpr std::uint64_t kRowMask = (std::uint64_t{1} << kRowShift) - 1;
+static_assert(grid_map::kMaxSide + 1 <= (1 << kRowShift), "a vertex row must fit the x field");
+
+point decode(std::size_t i) {
+  return {static_cast<int>(i & kRowMask), static_cast<int>(i >> kRowShift)};
+}
+
 // Queues the seeds of landmark `l` for the cells freed with numbers [from, to); returns
 // how many.
 std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint64_t from, std::uint64_t to,
                  std::vector<std::uint64_t>& seeds) {
   const bool vertices = set.rule_of().on_vertices();
   const int lo = vertices ? 0 : -1;
-  const int stride = map.width() + (vertices ? 1 : 0);
   for (std::uint64_t n = from; n < to; ++n) {
     const grid_map::cell c = map.freed_cell(n);
     for (int dy = lo; dy <= 1; ++dy)
@@ -36,8 +46,7 @@ std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint6
         if (!set.has_point(p) || (!vertices && map.blocked(p.x, p.y))) continue;
         const std::uint32_t d = set.distances(p)[l];
         if (d == landmark_set::kUnreached) continue;
-        seeds.push_back(std::uint64_t{d} << 32 |
-                        (static_cast<std::uint64_t>(p.y) * static_cast<std::uint64_t>(stride) + static_cast<std::uint64_t>(p.x)));
+        seeds.push_back(std::uint64_t{d} << 32 | (static_cast<std::uint64_t>(p.y) << kRowShift | static_cast<std::uint64_t>(p.x)));
       }
   }
   std::sort(seeds.begin(), seeds.end());
@@ -51,8 +60,9 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
   if (count_ == 0 || map.identity() != map_identity_) return landmark_repair::rebuild_needed;
   const bool vertices = rule_.on_vertices();
   std::array<std::ptrdiff_t, 8> offset{};
-  for (std::size_t k = 0; k < 8; ++k) offset[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * stride_ + kSteps[k][0];
-  const std::size_t stride = static_cast<std::size_t>(stride_), k_count = static_cast<std::size_t>(count_);
+  for (std::size_t k = 0; k < 8; ++k)
+    offset[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * (std::ptrdiff_t{1} << kRowShift) + kSteps[k][0];
+  const std::size_t k_count = static_cast<std::size_t>(count_);
   for (;;) {
     if (repair_at_ < 0) {  // a new pass, over every landmark, up to the cells freed by now
       if (cells_freed_ == map.cells_freed()) return landmark_repair::current;
@@ -75,13 +85,8 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
     const std::size_t l = static_cast<std::size_t>(repair_at_);
     const bool over = landmark_dial::run(
         repair_queues_, work, settled,
-        [&](std::size_t i) -> std::uint32_t& {
-          return table_[slot({static_cast<int>(i % stride), static_cast<int>(i / stride)}) * k_count + l];
-        },
-        [&](std::size_t i) {
-          return landmark_dial::legal_moves(map, moves_.data(), vertices,
-                                            {static_cast<int>(i % stride), static_cast<int>(i / stride)});
-        },
+        [&](std::size_t i) -> std::uint32_t& { return table_[slot(decode(i)) * k_count + l]; },
+        [&](std::size_t i) { return landmark_dial::legal_moves(map, moves_.data(), vertices, decode(i)); },
         offset.data(), unit_);
     if (!over) return landmark_repair::unfinished;
     repair_seeded_ = false;
