@@ -69,7 +69,8 @@ namespace {
 // enough queries above the rule's own heuristic (landmark_gain).
 bool landmarks_pay(const rule& r, const grid_map& map, const landmark_set& first, std::string* why) {
   const double gain = landmark_gain(r, map, first);
-  const bool pays = gain >= (r.on_vertices() ? kMinGainVertices : kMinGainCells);
+  const double bar = r.on_vertices() ? kMinGainVertices : r.kind == rule_kind::tile ? kMinGainTile : kMinGainOctile;
+  const bool pays = gain >= bar;
   if (why) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "; the first landmarks bound %.0f%% of sampled queries above the rule's heuristic%s",
@@ -100,7 +101,7 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
   const std::uint64_t open8 = cells_in_open_groups(map, 3);
   const double open_share = free_cells == 0 ? 0.0 : static_cast<double>(open8) / static_cast<double>(free_cells);
   plan.landmarks = free_cells >= kMinLandmarkCells ? 8 : 0;
-  plan.open_squares = r.on_vertices() || open_share >= 0.25 || cells > std::uint64_t{1024} * 1024;
+  plan.open_squares = r.on_vertices() || cells > std::uint64_t{1024} * 1024;
   char buf[160];
   std::snprintf(buf, sizeof buf, "%llu free cells, %.0f%% of them in open 8x8-block groups",
                 static_cast<unsigned long long>(free_cells), 100.0 * open_share);

@@ -55,16 +55,18 @@ struct preparation_plan {
 
 // The measured rule. Landmarks: on every map with at least kMinLandmarkCells free cells
 // (on smaller ones a query expands a few nodes and reading the tables costs more than it
-// saves). Open squares for tile and octile: when at least a quarter of the map's free
-// cells lie in open 8 x 8-block groups, or the map has more than 1024 x 1024 cells (there
-// even a few large rooms pay); any-angle searches open squares by default anyway.
+// saves). Open squares for tile and octile: on maps of more than 1024 x 1024 cells, where
+// large rooms pay (0.37-0.60 of the time at 2048 x 2048); at 512 x 512 they paid on no
+// family once landmarks were on (docs/benchmarks.md, "Preparation"). Any-angle searches
+// open squares by default anyway.
 // Then, once the first kFirstLandmarks landmarks are built, prepare keeps the planned ones
-// only where landmark_gain is at least kMinGainCells (tile, octile) or kMinGainVertices
-// (any-angle), and otherwise drops them (unless prepare_options::landmarks asked for a
-// count). The cell rules' bar is low: their bound is an exact distance that gains deep in
-// a search even where it ties the rule's heuristic at the start (tile on random512-25-1:
-// 8% of sampled queries bound higher, yet 0.52 of the time); only open ground, where no
-// query gains (arena, random512-10-1), drops them.
+// only where landmark_gain is at least the rule's bar (kMinGainTile, kMinGainOctile,
+// kMinGainVertices), and otherwise drops them (unless prepare_options::landmarks asked for
+// a count). The tile bar is low: Manhattan is loose and an exact distance gains deep in a
+// search even where it ties it at the start (random512-25-1: 8% of sampled queries bound
+// higher, yet 0.52 of the time); only open ground, where no query gains (arena,
+// random512-10-1), drops them. Octile's own heuristic is tighter, and on open bg512 maps
+// (AR0203SR: 8%) the tables cost more reads than they save.
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
 inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 
@@ -75,7 +77,8 @@ inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 // caves they bound nearly every query (maze512-8-1: 97%).
 double landmark_gain(const rule& r, const grid_map& map, const landmark_set& set);
 inline constexpr int kGainPairs = 256;
-inline constexpr double kMinGainCells = 0.05;
+inline constexpr double kMinGainTile = 0.05;
+inline constexpr double kMinGainOctile = 0.10;
 inline constexpr double kMinGainVertices = 0.35;
 
 enum class prepare_mode : std::uint8_t {
