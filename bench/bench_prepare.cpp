@@ -2,7 +2,8 @@
 //
 // For every map of MAPS_DIR (*.map below it, sorted) and each rule of the shipped
 // databases (tile, octile, any-angle):
-//  - plan: what the measured rule chose (landmarks, open squares);
+//  - plan: what the measured rule chose (landmarks, open squares), after prepare's check
+//    of the first landmarks' gain (landmarks then 0: dropped, see lddb/prepare.hpp);
 //  - first: the default prepare call (prepare_mode::slices: what the first query can use),
 //    the thread's CPU time, median of --runs N fresh maps;
 //  - whole: the rest by prepare_step in slices of kDefaultStepWork, summed, and the longest
@@ -45,6 +46,7 @@ struct figures {
   double first_ms = 0, rest_ms = 0, longest_slice_ms = 0, set_blocked_ns = 0, repair_us = 0;
   std::size_t bytes = 0;
   int first_landmarks = 0;
+  lddb::preparation_plan plan;  // as prepare left it: the landmarks dropped where they do not pay
 };
 
 figures measure(const lddb::database& db, const lddb::grid_map& loaded, std::uint64_t seed) {
@@ -54,6 +56,7 @@ figures measure(const lddb::database& db, const lddb::grid_map& loaded, std::uin
   const lddb::preparation_report first = lddb::prepare(db, map);
   f.first_ms = cpu_ms() - t0;
   f.first_landmarks = first.landmarks_built;
+  f.plan = first.plan;
   for (;;) {
     t0 = cpu_ms();
     const bool done = lddb::prepare_step(map);
@@ -147,7 +150,7 @@ int main(int argc, char** argv) {
         for (const figures& f : all) v.push_back(static_cast<double>(f.*field));
         return median(v);
       };
-      const lddb::preparation_plan plan = lddb::plan_preparation(opened.db->movement(), *loaded);
+      const lddb::preparation_plan& plan = all[0].plan;
       std::printf("| %s | %s | %d landmarks, squares %s | %.1f | %d | %.1f | %.2f | %.1f | %.1f | %.1f |\n",
                   std::filesystem::path(m).stem().string().c_str(), rule_name.c_str(), plan.landmarks,
                   plan.open_squares ? "on" : "off", med(&figures::first_ms), all[0].first_landmarks,
