@@ -22,17 +22,6 @@ double ms_since(clock_type::time_point t0) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
 }
 
-// Cells in open groups of 2^level x 2^level blocks (every block of them free), counted from
-// the map's open-group counts.
-std::uint64_t cells_in_open_groups(const grid_map& map, int level) {
-  if (map.open_group_levels() < level) return 0;
-  std::uint64_t blocks = 0;
-  for (int by = 0; by < map.blocks_y(); ++by)
-    for (int bx = 0; bx < map.blocks_x(); ++bx)
-      if (map.open_group_level(bx, by, level) >= level) ++blocks;
-  return blocks * static_cast<std::uint64_t>(map.block()) * static_cast<std::uint64_t>(map.block());
-}
-
 // Enough steps of `b` to finish its first `landmarks` tables (or all of them).
 void build_first(landmark_builder& b, int landmarks) {
   while (b.built() < landmarks && !b.step(kDefaultStepWork)) {
@@ -98,13 +87,11 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
   preparation_plan plan;
   const std::uint64_t cells = static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height());
   const std::uint64_t free_cells = cells - map.blocked_count();
-  const std::uint64_t open8 = cells_in_open_groups(map, 3);
-  const double open_share = free_cells == 0 ? 0.0 : static_cast<double>(open8) / static_cast<double>(free_cells);
   plan.landmarks = free_cells >= kMinLandmarkCells ? 8 : 0;
   plan.open_squares = r.on_vertices() || cells > std::uint64_t{1024} * 1024;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%llu free cells, %.0f%% of them in open 8x8-block groups",
-                static_cast<unsigned long long>(free_cells), 100.0 * open_share);
+  std::snprintf(buf, sizeof buf, "%llu free cells of %llu", static_cast<unsigned long long>(free_cells),
+                static_cast<unsigned long long>(cells));
   plan.why = buf;
   return plan;
 }
@@ -195,10 +182,8 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
   }
   if (p.worker.joinable()) return false;  // still building on its thread
   if (p.builder) {
-    const int before = p.builder->built();
     const bool done = p.builder->step(work);
     work = 0;  // a builder's step spends what it is given
-    (void)before;
     if (!done) return false;
     p.set = std::make_shared<landmark_set>(p.builder->take());
     p.builder.reset();
