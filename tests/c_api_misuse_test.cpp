@@ -470,4 +470,51 @@ TEST_F(c_api, freeing_while_other_threads_use_the_handles) {
   map = db = 0;
 }
 
+// lddb_prepare and its companions: argument errors named, the report filled, the searches
+// using what was prepared unless use_prepared is 0.
+TEST_F(c_api, prepare) {
+  lddb_preparation rep{};
+  EXPECT_EQ(lddb_prepare(db, map, 3, &rep), LDDB_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(lddb_last_error()).find("mode 3"), std::string::npos) << lddb_last_error();
+  EXPECT_EQ(lddb_preparation_get(db, map, &rep), LDDB_INVALID_ARGUMENT) << "not prepared yet";
+  EXPECT_EQ(lddb_preparation_get(db, map, nullptr), LDDB_NULL_ARGUMENT);
+  lddb_map other = 0;
+  ASSERT_EQ(lddb_map_create(16, 16, 3, &other), LDDB_OK);
+  EXPECT_EQ(lddb_prepare(db, other, LDDB_PREPARE_COMPLETE, &rep), LDDB_RULE_MISMATCH);
+  lddb_map_free(other);
+  EXPECT_EQ(lddb_prepare(map, map, LDDB_PREPARE_COMPLETE, &rep), LDDB_WRONG_HANDLE_KIND);
+  EXPECT_EQ(lddb_prepare_step(db, 0, nullptr), LDDB_WRONG_HANDLE_KIND);
+
+  lddb_map maze = 0;  // a wall open only at its south end, between start and goal
+  ASSERT_EQ(lddb_map_create(80, 80, 4, &maze), LDDB_OK);
+  for (int y = 0; y < 70; ++y) ASSERT_EQ(lddb_map_set_blocked(maze, 40, y, 1), LDDB_OK);
+  lddb_result before{}, after{}, off{};
+  ASSERT_EQ(lddb_solve(ctx, db, maze, {30, 10}, {50, 10}, &opts, &before, nullptr, 0), LDDB_OK) << lddb_last_error();
+  ASSERT_EQ(lddb_prepare(db, maze, LDDB_PREPARE_SLICES, &rep), LDDB_OK) << lddb_last_error();
+  EXPECT_EQ(rep.landmarks, 8);
+  EXPECT_GE(rep.landmarks_built, 2);
+  EXPECT_EQ(rep.open_squares, 0);
+  int32_t ready = 0;
+  for (int i = 0; i < 100000 && !ready; ++i) ASSERT_EQ(lddb_prepare_step(maze, 0, &ready), LDDB_OK);
+  ASSERT_EQ(ready, 1);
+  ASSERT_EQ(lddb_preparation_get(db, maze, &rep), LDDB_OK);
+  EXPECT_EQ(rep.state, LDDB_PREPARATION_READY);
+  EXPECT_EQ(rep.landmarks_built, 8);
+  EXPECT_GE(rep.total_ms, rep.prepare_ms);
+  ASSERT_EQ(lddb_solve(ctx, db, maze, {30, 10}, {50, 10}, &opts, &after, nullptr, 0), LDDB_OK);
+  EXPECT_EQ(after.cost_fixed, before.cost_fixed);
+  EXPECT_LT(after.expansions, before.expansions);
+  lddb_options o = opts;
+  o.use_prepared = 0;
+  ASSERT_EQ(lddb_solve(ctx, db, maze, {30, 10}, {50, 10}, &o, &off, nullptr, 0), LDDB_OK);
+  EXPECT_EQ(off.expansions, before.expansions);
+  lddb_options v5 = opts;  // a version-5 caller knows no use_prepared: it gets the default, 1
+  v5.version = 5;
+  v5.struct_size = offsetof(lddb_options, use_prepared);
+  v5.use_prepared = 0;  // beyond its struct_size: not read
+  ASSERT_EQ(lddb_solve(ctx, db, maze, {30, 10}, {50, 10}, &v5, &off, nullptr, 0), LDDB_OK);
+  EXPECT_EQ(off.expansions, after.expansions);
+  lddb_map_free(maze);
+}
+
 }  // namespace
