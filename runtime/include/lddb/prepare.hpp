@@ -1,7 +1,7 @@
 // lddb/prepare.hpp: one call after a map is loaded, and every search on it gets faster.
 //
 //   lddb::grid_map map = lddb::load_map("level.map");
-//   lddb::prepare(db, map);                      // < 50 ms at 512 x 512; see the report
+//   lddb::prepare(db, map);                      // 23-62 ms at 512 x 512; see the report
 //   ... each frame: map.set_blocked(...) as doors open and close, then
 //   lddb::prepare_step(map);                     // keeps the preparation current, in a slice
 //   lddb::block_astar(db, map, start, goal, {}, ctx);  // uses what was prepared
