@@ -61,7 +61,7 @@ struct search_setup {
   std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   bool prepare = true;        // lddb::prepare each map (--no-prepare: not)
-  std::optional<int> landmarks;  // --landmarks: instead of the preparation's count (0: none)
+  std::optional<int> landmarks{};  // --landmarks: instead of the preparation's count (0: none)
   landmark_placement placement = landmark_placement::farthest;
   std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
