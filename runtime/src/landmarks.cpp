@@ -72,7 +72,7 @@ struct landmark_builder::state {
   std::size_t best_reached = 0, reached = 0;
   int probes = 0;
   phase at = phase::probe;
-  int placed = 0;  // landmarks whose search has started
+  int placed = 0;  // landmarks whose search is over and whose table is filled
   std::vector<point> given;  // landmarks placed by the caller
   std::uint64_t total_work = 0, work_done = 0;
 
@@ -302,6 +302,11 @@ landmark_set landmark_builder::take() {
 const landmark_set& landmark_builder::partial() const {
   if (!s_) throw std::logic_error("landmark_builder::partial: the set was taken");
   return s_->set;
+}
+
+const grid_map& landmark_builder::source() const {
+  if (!s_) throw std::logic_error("landmark_builder::source: the set was taken");
+  return s_->map;
 }
 
 int landmark_builder::built() const {

@@ -111,17 +111,21 @@ detail::prepared_rule& entry_for(grid_map& map, const rule& r) {
   return *ps.of.back();
 }
 
+// A builder of the landmarks the preparation plans, on the map as it is now.
+std::unique_ptr<landmark_builder> new_builder(const detail::prepared_rule& p, const grid_map& map) {
+  return std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+}
+
 void start_worker(detail::prepared_rule& p, const grid_map& map, bool assess) {
-  // The builder copies the map here, on the owner's thread, and so does the assessment;
-  // the worker touches only its copies.
-  auto b = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
-  auto copy = assess ? std::make_unique<grid_map>(map) : nullptr;
-  p.worker = std::thread([&p, b = std::move(b), copy = std::move(copy)]() mutable {
+  // The builder copies the map here, on the owner's thread; the worker touches only that
+  // copy, for the build and for the assessment.
+  p.worker = std::thread([&p, b = new_builder(p, map), assess]() mutable {
     const auto t0 = clock_type::now();
     const int first = std::min(kFirstLandmarks, p.plan.landmarks);
     while (!p.cancel.load(std::memory_order_relaxed) && b->built() < first && !b->step(kDefaultStepWork)) {
     }
-    if (copy && !p.cancel.load(std::memory_order_relaxed) && !landmarks_pay(p.movement, *copy, b->partial(), nullptr)) {
+    if (assess && !p.cancel.load(std::memory_order_relaxed) &&
+        !landmarks_pay(p.movement, b->source(), b->partial(), nullptr)) {
       p.worker_us.store(static_cast<std::int64_t>(ms_since(t0) * 1000.0), std::memory_order_relaxed);
       p.dropped.store(true, std::memory_order_relaxed);
       p.published.store(true, std::memory_order_release);
@@ -191,17 +195,16 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
   if (!p.set || p.set->empty()) return true;
   if (!p.set->current_for(map)) {
     if (work == 0) return false;
-    const std::uint64_t budget = work;
-    const landmark_repair r = p.set->repair(map, budget);
+    const landmark_repair r = p.set->repair(map, work);
     work = 0;
     if (r == landmark_repair::rebuild_needed) {
-      p.builder = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+      p.builder = new_builder(p, map);
       return false;
     }
     if (r == landmark_repair::unfinished) return false;
   }
   if (p.options.rebuild_after_blocked != 0 && p.set->cells_blocked_since(map) >= p.options.rebuild_after_blocked) {
-    p.builder = std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+    p.builder = new_builder(p, map);
     return false;
   }
   return true;
@@ -223,7 +226,7 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   if (p.plan.landmarks > 0 && options.mode == prepare_mode::worker_thread) {
     start_worker(p, map, assess);
   } else if (p.plan.landmarks > 0) {
-    auto b = std::make_unique<landmark_builder>(r, map, p.plan.landmarks, options.placement);
+    auto b = new_builder(p, map);
     build_first(*b, std::min(kFirstLandmarks, p.plan.landmarks));
     if (assess && !landmarks_pay(r, map, b->partial(), &p.plan.why)) {
       p.plan.landmarks = 0;

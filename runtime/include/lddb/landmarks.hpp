@@ -202,6 +202,7 @@ class landmark_builder {
   // (lddb/prepare.hpp does, for the map the builder was made from). Valid until take().
   const landmark_set& partial() const;
   int built() const;                // landmarks whose tables are complete
+  const grid_map& source() const;   // the builder's copy of the map, as it was when the builder was made
   std::size_t memory_bytes() const;  // the tables and the work arrays of the Dijkstra
 
  private:
