@@ -370,7 +370,8 @@ TEST_F(c_api, smoothing_follows_the_rule_unless_asked) {
   for (int i = 0; i < 30; ++i) ASSERT_EQ(lddb_map_set_blocked(m, 5 + i, 20 - i / 2, 1), LDDB_OK);
   lddb_options o;
   ASSERT_EQ(lddb_options_init(&o), LDDB_OK);
-  EXPECT_EQ(o.version, 6u);
+  EXPECT_EQ(o.version, 7u);
+  EXPECT_EQ(o.jumps, LDDB_JUMPS_DEFAULT);
   EXPECT_EQ(o.smooth, LDDB_SMOOTH_DEFAULT);
   lddb_result def{}, on{}, off{}, old{};
   ASSERT_EQ(lddb_solve(ctx, any, m, {1, 39}, {39, 1}, &o, &def, path, 256), LDDB_OK) << lddb_last_error();

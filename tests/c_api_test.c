@@ -374,7 +374,7 @@ static void landmarks(lddb_context ctx, lddb_database db, lddb_database other, l
   CHECK_STATUS(lddb_options_init(&plain), LDDB_OK);
   with = plain;
   with.landmarks = lm;
-  CHECK(with.version == 6);
+  CHECK(with.version == 7);
   for (k = 0; k < (rule == ANY_ANGLE ? 3 : 2); ++k) {
     plain.algorithm = with.algorithm = k == 0 ? LDDB_BLOCK_ASTAR : rule == ANY_ANGLE ? LDDB_THETA_STAR + k - 1 : LDDB_ASTAR;
     CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &plain, &a, NULL, 0), LDDB_OK);

@@ -310,8 +310,9 @@ TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
                                      "0\tempty.map\t40\t40\t3\t38\t36\t1\t0\n");
   for (const char* name : {"tile-3.lddb", "octile-3.lddb"}) {
     const std::string base = "bench --scen " + quote(path("empty.map.scen")) + " --lddb " + db(name);
-    const run_result plain = run(base + " --no-prepare"), fixed = run(base + " --fixed-blocks"),
-                     squares = run(base + " --open-squares"), prepared = run(base);
+    const run_result plain = run(base + " --no-prepare"), fixed = run(base + " --fixed-blocks --no-jumps"),
+                     squares = run(base + " --open-squares"), prepared = run(base + " --no-jumps"),
+                     jumped = run(base);
     // The file's optima are 0, so the octile rows count mismatches: exit 1, the same for all.
     EXPECT_EQ(plain.status, squares.status) << plain.all() << squares.all();
     EXPECT_EQ(fixed.status, squares.status) << fixed.all() << squares.all();
@@ -337,6 +338,13 @@ TEST_F(cli_search, BenchOpenSquaresForTheCellRules) {
     EXPECT_LT(std::stod(c[1]), std::stod(a[1])) << squares.out << plain.out;
     EXPECT_EQ(c[2], "0") << squares.out;
     EXPECT_EQ(summary(prepared), a) << prepared.out << plain.out;
+    // By default the preparation hands octile queries on this open map to jump point search:
+    // the same lengths, fewer expansions; tile stays Block A*.
+    const bool octile = std::string(name).rfind("octile", 0) == 0;
+    EXPECT_NE(jumped.out.find(octile ? "jump point search on 1" : "jump point search on 0"), std::string::npos) << jumped.out;
+    EXPECT_EQ(summary(jumped)[0], a[0]) << jumped.out;
+    if (octile) EXPECT_LT(std::stod(summary(jumped)[1]), std::stod(a[1])) << jumped.out;
+    else EXPECT_EQ(summary(jumped), a) << jumped.out;
     // --square-levels 2 keeps the 4 x 4-block squares: the same lengths, no fewer expansions
     // than the default's larger squares, and the label says so.
     const run_result small = run(base + " --open-squares --square-levels 2");

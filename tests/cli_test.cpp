@@ -636,7 +636,7 @@ TEST_F(cli, BlockAstarExpandsNodes) {
   for (int y = 0; y < 8; ++y) rows += "........\n";
   write_file(map, "type octile\nheight 8\nwidth 8\nmap\n" + rows);
   const fs::path db = fs::path(LDDB_SOURCE_DIR) / "tests" / "golden" / "octile-3.lddb";
-  const run_result r = run("solve --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db));
+  const run_result r = run("solve --map " + quote(map) + " --from 0,0 --to 7,7 --no-jumps --lddb " + quote(db));
   ASSERT_EQ(r.status, 0) << r.all();
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\nexpanded   [0-9]+ nodes\n"))) << r.out;
   EXPECT_EQ(r.out.find("blocks"), std::string::npos) << r.out;
@@ -645,9 +645,17 @@ TEST_F(cli, BlockAstarExpandsNodes) {
   EXPECT_TRUE(std::regex_search(a.out, std::regex("\nexpanded   [0-9]+ cells\n"))) << a.out;
   const fs::path svg = path("r.svg");
   const run_result d = run("render --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db) +
-                           " --algo block-astar --out " + quote(svg));
+                           " --algo block-astar --no-jumps --out " + quote(svg));
   ASSERT_EQ(d.status, 0) << d.all();
   EXPECT_TRUE(std::regex_search(read_file(svg), std::regex("expanded [0-9]+ nodes"))) << read_file(svg);
+  // By default the preparation hands octile queries on open ground to jump point search,
+  // and both commands say so.
+  const run_result j = run("render --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db) +
+                           " --algo block-astar --out " + quote(svg));
+  ASSERT_EQ(j.status, 0) << j.all();
+  EXPECT_TRUE(std::regex_search(read_file(svg), std::regex("expanded [0-9]+ jump points"))) << read_file(svg);
+  const run_result js = run("solve --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db));
+  EXPECT_TRUE(std::regex_search(js.out, std::regex("\nexpanded   [0-9]+ jump points\n"))) << js.out;
 }
 
 // A failed command leaves an existing output file as it was.

@@ -147,6 +147,7 @@ TEST(Prepare, StaleTablesAreNeverRead) {
     prepare_options o;
     o.mode = prepare_mode::complete;
     o.landmarks = 6;
+    o.jumps = false;  // Block A* throughout: its expansions show which tables it read
     lddb::prepare(db, map, o);
     lddb::search_context ctx;
     lddb_test::rng g{77};
@@ -335,6 +336,7 @@ TEST(Prepare, Ownership) {
   prepare_options o;
   o.mode = prepare_mode::complete;
   o.landmarks = 4;
+  o.jumps = false;  // Block A* throughout: its expansions show which landmarks it read
   lddb::prepare(db, map, o);
   EXPECT_TRUE(lddb::preparation_of(map, r).has_value());
   EXPECT_FALSE(lddb::preparation_of(map, rule::tile()).has_value());

@@ -1,14 +1,17 @@
-// The search commands' preparation (lddb/prepare.hpp): --no-prepare, --landmarks K.
+// The search commands' preparation (lddb/prepare.hpp): --no-prepare, --no-jumps, --landmarks K.
 #include <string>
 
 #include "cli_search.hpp"
 
 namespace lddb::cli {
 
-void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count,
+void add_prepare_options(CLI::App* cmd, bool& no_prepare, bool& no_jumps, std::optional<int>& count,
                          std::optional<std::string>& placement) {
   cmd->add_flag("--no-prepare", no_prepare,
-                "Search each map as loaded: no lddb::prepare (no landmarks, the rule's default squares)");
+                "Search each map as loaded: no lddb::prepare (no landmarks, the rule's default squares, no jumps)");
+  cmd->add_flag("--no-jumps", no_jumps,
+                "Block A* answers every query itself: never by jump point search (default: where lddb::prepare "
+                "chooses it, octile maps without scattered obstacles)");
   cmd->add_option("--landmarks", count,
                   "Landmarks for each map (0 to " + std::to_string(landmark_set::kMaxLandmarks) +
                       "; default: what lddb::prepare chooses for the map, 8 or none)")
@@ -23,6 +26,7 @@ std::optional<preparation_report> prepare_map(const search_setup& s, grid_map& m
   o.placement = s.placement;
   o.landmarks = s.landmarks;
   o.open_squares = s.open_squares;
+  if (!s.jumps || !s.prepare) o.jumps = false;
   if (!s.prepare) o.open_squares = s.open_squares.value_or(s.movement.on_vertices());
   if (s.algo == algorithm::block_astar) return prepare(*s.db, map, o);
   return prepare(s.movement, map, o);

@@ -19,7 +19,8 @@
 namespace lddb::cli {
 
 const char* const kSearchRulesHelp = R"(Algorithms: block-astar (the default; needs a database), astar (tile, octile),
-  theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
+  jps (jump point search: octile with corners=forbidden and a diagonal between 1 and 2,
+  exclusive), theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
   else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
   shipped database <rule>-4.lddb (where it is looked for: Databases, below).
 Rules: tile; octile, with corners=forbidden (the default), one-side-free or allowed (a
@@ -40,6 +41,8 @@ const char* algorithm_name(algorithm a) {
       return "block-astar";
     case algorithm::astar:
       return "astar";
+    case algorithm::jps:
+      return "jps";
     case algorithm::theta:
       return "theta";
     case algorithm::lazy_theta:
@@ -49,9 +52,9 @@ const char* algorithm_name(algorithm a) {
 }
 
 algorithm parse_algorithm(const std::string& text, const std::string& option) {
-  for (algorithm a : {algorithm::block_astar, algorithm::astar, algorithm::theta, algorithm::lazy_theta})
+  for (algorithm a : {algorithm::block_astar, algorithm::astar, algorithm::jps, algorithm::theta, algorithm::lazy_theta})
     if (text == algorithm_name(a)) return a;
-  throw usage_error(option + ": unknown algorithm '" + text + "' (expected block-astar, astar, theta or lazy-theta)");
+  throw usage_error(option + ": unknown algorithm '" + text + "' (expected block-astar, astar, jps, theta or lazy-theta)");
 }
 
 heuristic_kind parse_heuristic(const std::string& text, const std::string& option) {
@@ -186,6 +189,11 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
         throw usage_error("rule mismatch: --algo astar searches cells (tile, octile), not " + s.movement.name() +
                           "; use --algo theta, lazy-theta or block-astar");
       break;
+    case algorithm::jps:
+      if (!jump_point_search_supports(s.movement))
+        throw usage_error("rule mismatch: --algo jps searches octile with corners=forbidden and a diagonal cost "
+                          "strictly between 1 and 2, not " + s.movement.name() + "; use --algo astar or block-astar");
+      break;
     case algorithm::theta:
     case algorithm::lazy_theta:
       if (!s.movement.on_vertices())
@@ -207,6 +215,7 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   if (o.weight) s.weight = parse_weight(*o.weight, "--weight");
   s.landmarks = o.landmarks;
   s.prepare = !o.no_prepare;
+  s.jumps = !o.no_jumps;
   if (o.placement) {
     const std::optional<landmark_placement> p = parse_landmark_placement(*o.placement);
     if (!p) throw usage_error("--landmark-placement: '" + *o.placement + "' is not a placement: expected farthest or random");
@@ -257,7 +266,12 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   options.open_squares = s.open_squares;
   options.square_levels = s.square_levels;
   options.weight = s.weight;
+  if (!s.jumps) options.jumps = false;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
+  if (s.algo == algorithm::block_astar && s.jumps) {  // as block_astar decides (search_options::jumps)
+    const std::optional<preparation_report> p = preparation_of(map, s.movement);
+    q.jumps = p && p->plan.jumps;
+  }
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   switch (s.algo) {
@@ -266,6 +280,9 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
       break;
     case algorithm::astar:
       astar(s.movement, map, start, goal, options, ctx, q.result);
+      break;
+    case algorithm::jps:
+      jump_point_search(s.movement, map, start, goal, options, ctx, q.result);
       break;
     case algorithm::theta:
       theta_star(s.movement, map, start, goal, options, ctx, q.result);

@@ -30,9 +30,9 @@ namespace lddb::cli {
 // databases and points.
 extern const char* const kSearchRulesHelp;
 
-enum class algorithm : std::uint8_t { block_astar, astar, theta, lazy_theta };
+enum class algorithm : std::uint8_t { block_astar, astar, jps, theta, lazy_theta };
 const char* algorithm_name(algorithm a);
-// "block-astar", "astar", "theta", "lazy-theta"; throws usage_error naming `option`.
+// "block-astar", "astar", "jps", "theta", "lazy-theta"; throws usage_error naming `option`.
 algorithm parse_algorithm(const std::string& text, const std::string& option);
 // "zero", "manhattan", "octile", "euclidean"; throws usage_error naming `option`.
 heuristic_kind parse_heuristic(const std::string& text, const std::string& option);
@@ -61,6 +61,7 @@ struct search_setup {
   std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   bool prepare = true;        // lddb::prepare each map (--no-prepare: not)
+  bool jumps = true;          // Block A* may answer by jump point search where prepared so (--no-jumps: not)
   std::optional<int> landmarks{};  // --landmarks: instead of the preparation's count (0: none)
   landmark_placement placement = landmark_placement::farthest;
   std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
@@ -78,6 +79,7 @@ struct setup_options {
   std::optional<int> square_levels{};      // --square-levels
   bool raw = false;                        // --raw: the search's own path, not smoothed
   bool no_prepare = false;                 // --no-prepare
+  bool no_jumps = false;                   // --no-jumps
 };
 // Throws usage_error also for a --heuristic not admissible for the rule (whatever the
 // weight: search_options::heuristic says why) and for --smooth with --raw.
@@ -88,8 +90,9 @@ int block_size_for(const search_setup& s);
 // The option --square-levels L (search_options::square_levels), on a search command.
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);
 
-// The options --no-prepare, --landmarks K and --landmark-placement, on a search command.
-void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count, std::optional<std::string>& placement);
+// The options --no-prepare, --no-jumps, --landmarks K and --landmark-placement, on a search command.
+void add_prepare_options(CLI::App* cmd, bool& no_prepare, bool& no_jumps, std::optional<int>& count,
+                         std::optional<std::string>& placement);
 // Prepares one map for the setup's rule (lddb/prepare.hpp), all of it before it returns,
 // as the setup asks: by default what the measured rules choose, with --landmarks K that
 // many landmarks; with --no-prepare nothing (unless --landmarks K: then only those, and
@@ -119,6 +122,9 @@ struct query_run {
   std::size_t state_bytes = 0;  // ctx.memory_bytes() right after the search
   // search_ns is one call (1), or the median of this many warm runs (run_query_warm).
   int timed_runs = 1;
+  // Block A* handed the query to jump point search (the map's preparation chose it):
+  // result.expanded holds cells, not blocks.
+  bool jumps = false;
 };
 query_run run_query(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                     bool record_expanded = false, const landmark_set* landmarks = nullptr);

@@ -126,7 +126,7 @@ std::string render_svg(const svg_picture& pic) {
   for (std::size_t k = 0; k < pic.searches.size(); ++k) {
     const svg_search& sr = pic.searches[k];
     if (!sr.run || sr.run->result.expanded.empty()) continue;
-    const bool blocks = sr.setup->algo == algorithm::block_astar;
+    const bool blocks = sr.setup->algo == algorithm::block_astar && !sr.run->jumps;
     const double unit = blocks ? block_size_for(*sr.setup) : 1.0;
     const double offset = (!blocks && sr.setup->movement.on_vertices()) ? -0.5 : 0.0;
     s += "<g fill=\"url(#expanded-" + std::to_string(k) + ")\">";
@@ -211,12 +211,12 @@ std::string render_svg(const svg_picture& pic) {
     std::string text = sr.label;
     if (sr.run) {
       const query_run& r = *sr.run;
-      const bool blocks = sr.setup->algo == algorithm::block_astar;
+      const bool blocks = sr.setup->algo == algorithm::block_astar && !r.jumps;
       if (r.result.found()) {
         // cost: the rule's, as checked; length: Euclidean, of the waypoints.
         text += ": cost " + format_length(r.length) + ", length " + format_length(path_length(r.path)) +
                 ", expanded " + std::to_string(r.result.stats.expanded) +
-                (blocks ? " nodes" : (sr.setup->movement.on_vertices() ? " vertices" : " cells")) + ", " +
+                (blocks ? " nodes" : r.jumps ? " jump points" : (sr.setup->movement.on_vertices() ? " vertices" : " cells")) + ", " +
                 time_text(r) +
                 (r.check.valid ? ", valid" : ", INVALID: " + r.check.error);
       } else {

@@ -56,6 +56,7 @@ struct bench_args {
   std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths, weight, placement;
   std::optional<int> landmarks;
   bool no_prepare = false;
+  bool no_jumps = false;
   std::string algo = "block-astar";
   bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
@@ -166,6 +167,7 @@ int run_bench(const bench_args& a) {
                         a.landmarks, a.placement, a.square_levels};
   options.raw = a.raw;
   options.no_prepare = a.no_prepare;
+  options.no_jumps = a.no_jumps;
   const search_setup s = make_setup(algo, options);
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
@@ -208,7 +210,7 @@ int run_bench(const bench_args& a) {
   // lddb::prepare of each map, off the searches' clock: summed and largest time, largest memory.
   double prepare_ms = 0, prepare_ms_max = 0;
   std::size_t prepared_maps = 0, prepare_bytes_max = 0;
-  int landmarks_max = 0, squares_maps = 0;
+  int landmarks_max = 0, squares_maps = 0, jumps_maps = 0;
   std::uint64_t id = 0;
   std::uint64_t wall_ns = 0, summed_search_ns = 0;
   std::size_t state_bytes = 0;
@@ -336,6 +338,7 @@ int run_bench(const bench_args& a) {
           prepare_bytes_max = std::max(prepare_bytes_max, prepared->bytes);
           landmarks_max = std::max(landmarks_max, prepared->landmarks_built);
           squares_maps += prepared->plan.open_squares ? 1 : 0;
+          jumps_maps += prepared->plan.jumps ? 1 : 0;
         }
       }
       if (map->width() != q.map_width || map->height() != q.map_height)
@@ -399,11 +402,11 @@ int run_bench(const bench_args& a) {
               format_fixed(static_cast<double>(summed_search_ns) / 1e9, 3).c_str());
   if (prepared_maps)
     std::printf("prepared: %zu map%s in %s s, at most %s ms and %s MiB a map (not in the search times): up to %d "
-                "landmarks (%s), open squares on %d of them%s\n",
+                "landmarks (%s), open squares on %d of them, jump point search on %d%s\n",
                 prepared_maps, prepared_maps == 1 ? "" : "s", format_fixed(prepare_ms / 1000.0, 3).c_str(),
                 format_fixed(prepare_ms_max, 1).c_str(),
                 format_fixed(static_cast<double>(prepare_bytes_max) / (1024.0 * 1024.0), 1).c_str(), landmarks_max,
-                landmark_placement_name(s.placement), squares_maps, s.prepare ? "" : " (--no-prepare: only --landmarks)");
+                landmark_placement_name(s.placement), squares_maps, jumps_maps, s.prepare ? "" : " (--no-prepare: only --landmarks)");
   else
     std::printf("prepared: nothing (--no-prepare)\n");
   std::size_t contexts_bytes = 0;
@@ -435,14 +438,14 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   auto* cmd = app.add_subcommand("bench", "Run every query of Moving AI scenario files and summarise");
   cmd->add_option("--scen,-s", a->scen, "A .scen file, or a folder searched for *.scen");
   cmd->add_option("--map,-m", a->map, "The map for a single scenario file (default: resolved from it)");
-  cmd->add_option("--algo,-a", a->algo, "block-astar, astar, theta or lazy-theta")->capture_default_str();
+  cmd->add_option("--algo,-a", a->algo, "block-astar, astar, jps, theta or lazy-theta")->capture_default_str();
   cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
   cmd->add_option("--heuristic", a->heuristic,
                   "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
                   "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_prepare_options(cmd, a->no_prepare, a->landmarks, a->placement);
+  add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth every path (the default for any-angle; timed in the search call)");
   cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");

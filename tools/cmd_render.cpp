@@ -20,6 +20,7 @@ struct render_args {
   std::optional<std::string> from, to, rule_text, lddb, heuristic, weight, placement;
   std::optional<int> landmarks;
   bool no_prepare = false;
+  bool no_jumps = false;
   std::vector<std::string> algos;
   bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
@@ -57,6 +58,8 @@ int run_render(const render_args& a) {
     setup_options o{a.rule_text,   std::nullopt, a.heuristic, a.smooth, a.fixed_blocks,
                     a.weight,      a.open_squares, a.landmarks, a.placement, a.square_levels};
     o.raw = a.raw;
+    o.no_prepare = a.no_prepare;
+    o.no_jumps = a.no_jumps;
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -165,7 +168,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
                   "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
                   "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_prepare_options(cmd, a->no_prepare, a->landmarks, a->placement);
+  add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths (the default for any-angle; tile and octile: turning points)");
   cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");

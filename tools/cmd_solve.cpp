@@ -23,6 +23,7 @@ struct solve_args {
   std::optional<std::string> rule_text, algo, lddb, heuristic, weight, placement;
   std::optional<int> landmarks;
   bool no_prepare = false;
+  bool no_jumps = false;
   bool smooth = false;
   bool raw = false;
   bool json = false;
@@ -47,6 +48,7 @@ int run_solve(const solve_args& a) {
                         a.placement, a.square_levels};
   options.raw = a.raw;
   options.no_prepare = a.no_prepare;
+  options.no_jumps = a.no_jumps;
   const search_setup s = make_setup(algo, options);
   grid_map map = load_map_or_fail(a.map, block_size_for(s));
   const std::optional<preparation_report> prepared = prepare_map(s, map);
@@ -94,6 +96,7 @@ int run_solve(const solve_args& a) {
     j["cost"] = r.found() ? nlohmann::json(cost_to_double(r.cost)) : nlohmann::json(nullptr);
     j["length"] = r.found() ? nlohmann::json(r.length) : nlohmann::json(nullptr);
     j["expanded"] = r.stats.expanded;
+    j["jump_point_search"] = q.jumps;
     j["generated"] = r.stats.generated;
     j["heap_ops"] = r.stats.heap_ops;
     j["los_checks"] = r.stats.los_checks;
@@ -119,7 +122,7 @@ int run_solve(const solve_args& a) {
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
-                s.algo == algorithm::block_astar ? "nodes" : points);
+                q.jumps ? "jump points" : s.algo == algorithm::block_astar ? "nodes" : points);
     std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
     std::printf("time       %s%s\n", time_text(q).c_str(), s.smoothed() ? " (smoothing included)" : "");
     if (r.found())
@@ -147,13 +150,13 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--from", a->from, "Start X,Y (a cell; a corner for any-angle)")->required();
   cmd->add_option("--to", a->to, "Goal X,Y (a cell; a corner for any-angle)")->required();
   cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
-  cmd->add_option("--algo,-a", a->algo, "block-astar (default), astar, theta or lazy-theta");
+  cmd->add_option("--algo,-a", a->algo, "block-astar (default), astar, jps, theta or lazy-theta");
   cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
   cmd->add_option("--heuristic", a->heuristic,
                   "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
                   "costs is refused)");
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_prepare_options(cmd, a->no_prepare, a->landmarks, a->placement);
+  add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
   cmd->add_flag("--smooth", a->smooth,
                 "Smooth the path (line-of-sight shortcuts; the default for any-angle; tile and octile: the turning "

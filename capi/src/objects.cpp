@@ -280,6 +280,7 @@ LDDB_API lddb_status lddb_options_init(lddb_options* options) {
     options->open_squares = 1;
     options->weight = 1.0;
     options->use_prepared = 1;
+    options->jumps = LDDB_JUMPS_DEFAULT;
     return LDDB_OK;
   });
 }

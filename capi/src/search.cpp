@@ -70,6 +70,7 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
   }
   out->options.weight = o.weight;
   out->options.use_prepared = o.version < 6 || o.use_prepared != 0;
+  if (o.version >= 7 && o.jumps >= 0) out->options.jumps = o.jumps != 0;
   if (o.landmarks != 0) {
     std::shared_ptr<landmark_set> l;
     if (const lddb_status st = find(o.landmarks, kind::landmarks, fn, "options->landmarks", &l)) return st;

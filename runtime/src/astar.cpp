@@ -156,20 +156,8 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path(r, start, goal, res);
   node_search_state& st = node_state(ctx);
-  switch (heuristic_for(options, r)) {
-    case heuristic_kind::zero:
-      astar_core<heuristic_kind::zero>(r, map, start, goal, options, st, res);
-      break;
-    case heuristic_kind::manhattan:
-      astar_core<heuristic_kind::manhattan>(r, map, start, goal, options, st, res);
-      break;
-    case heuristic_kind::octile:
-      astar_core<heuristic_kind::octile>(r, map, start, goal, options, st, res);
-      break;
-    case heuristic_kind::euclidean:
-      astar_core<heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
-      break;
-  }
+  with_heuristic(heuristic_for(options, r),
+                 [&]<heuristic_kind H>() { astar_core<H>(r, map, start, goal, options, st, res); });
   finish_path(r, map, options, res);
 }
 

@@ -94,9 +94,9 @@ struct grid_map::components {
   }
 
   // The first column >= x of row y whose cell is blocked (want_blocked) or free; width if
-  // none. Reads the row's bits a word at a time (bits past the width read as free).
+  // none. Reads the row's bits a word at a time (bits past the width read as blocked).
   static int next_cell(const grid_map& m, int y, int x, bool want_blocked) {
-    const std::uint64_t* row = m.row_bits_.data() + static_cast<std::size_t>(y) * m.words_;
+    const std::uint64_t* row = m.row_line(y);
     while (x < m.width_) {
       std::uint64_t word = row[x >> 6];
       if (!want_blocked) word = ~word;

@@ -1,5 +1,6 @@
 // search_context: owns one state per search family, created on first use.
 #include "context.hpp"
+#include "prepared.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,11 @@ void search_context::reserve(const database& db, const grid_map& map) {
                                 std::to_string(db.shape().block()) + "x" + std::to_string(db.shape().block()) +
                                 " blocks");
   reserve_state(impl_->block, db, map);
+  // Where the map's preparation has Block A* hand its queries to jump point search
+  // (search_options::jumps), that search's records too.
+  const detail::preparations* ps = map.preparations();
+  const detail::prepared_rule* p = ps != nullptr ? ps->find(db.movement()) : nullptr;
+  if (p != nullptr && p->plan.jumps) reserve_state(impl_->node, db.movement(), map);
   build_components(db.movement(), map);
 }
 

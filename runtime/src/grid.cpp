@@ -1,4 +1,5 @@
 // grid_map: cell bits by row and one pattern_code per block. See lddb/grid.hpp.
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <stdexcept>
@@ -20,9 +21,24 @@ grid_map::grid_map(int width, int height, int block) : width_(width), height_(he
     throw std::invalid_argument("map size " + std::to_string(width) + "x" + std::to_string(height) +
                                 " is outside 1.." + std::to_string(kMaxSide));
   words_ = (static_cast<std::size_t>(width) + 63) / 64;
-  row_bits_.assign(words_ * static_cast<std::size_t>(height), 0);
+  const std::size_t column_words = (static_cast<std::size_t>(height) + 63) / 64;
+  row_stride_ = words_ + 2 * kMargin;
+  column_stride_ = column_words + 2 * kMargin;
+  row_bits_ = blank_lines(static_cast<std::size_t>(height), words_, width);
+  column_bits_ = blank_lines(static_cast<std::size_t>(width), column_words, height);
   freed_journal_.assign(kFreedJournal, 0);
   set_block_size(block);
+}
+
+std::vector<std::uint64_t> grid_map::blank_lines(std::size_t lines, std::size_t words, int length) {
+  const std::size_t stride = words + 2 * kMargin;
+  std::vector<std::uint64_t> bits((lines + 2) * stride, ~std::uint64_t{0});
+  for (std::size_t l = 1; l <= lines; ++l) {
+    std::uint64_t* line = bits.data() + l * stride + kMargin;
+    std::fill(line, line + words, 0);
+    if ((length & 63) != 0) line[words - 1] = ~std::uint64_t{0} << (length & 63);
+  }
+  return bits;
 }
 
 void grid_map::set_block_size(int block) {
@@ -89,10 +105,14 @@ void grid_map::set_blocked(int x, int y, bool is_blocked) {
   if (!in_bounds(x, y))
     throw std::out_of_range("cell (" + std::to_string(x) + "," + std::to_string(y) + ") is off the " +
                             std::to_string(width_) + "x" + std::to_string(height_) + " map");
-  std::uint64_t& word = row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)];
+  std::uint64_t& word = row_bits_[static_cast<std::size_t>(y + 1) * row_stride_ + kMargin + static_cast<std::size_t>(x >> 6)];
   const std::uint64_t bit = std::uint64_t{1} << (x & 63);
   if (((word & bit) != 0) == is_blocked) return;  // no change: the labels stay as they are
   word = is_blocked ? (word | bit) : (word & ~bit);
+  std::uint64_t& column =
+      column_bits_[static_cast<std::size_t>(x + 1) * column_stride_ + kMargin + static_cast<std::size_t>(y >> 6)];
+  const std::uint64_t column_bit = std::uint64_t{1} << (y & 63);
+  column = is_blocked ? (column | column_bit) : (column & ~column_bit);
   const int b = block_;
   std::uint32_t& code =
       codes_[static_cast<std::size_t>(y / b) * static_cast<std::size_t>(blocks_x_) + static_cast<std::size_t>(x / b)];
@@ -116,8 +136,9 @@ grid_map::cell grid_map::freed_cell(std::uint64_t n) const {
 
 std::uint64_t grid_map::blocked_count() const {
   std::uint64_t n = 0;
-  for (std::uint64_t w : row_bits_) n += static_cast<std::uint64_t>(std::popcount(w));
-  return n;
+  for (int y = 0; y < height_; ++y)
+    for (std::size_t i = 0; i < words_; ++i) n += static_cast<std::uint64_t>(std::popcount(row_line(y)[i]));
+  return n - static_cast<std::uint64_t>(words_ * 64 - static_cast<std::size_t>(width_)) * static_cast<std::uint64_t>(height_);
 }
 
 }  // namespace lddb

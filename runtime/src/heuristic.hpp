@@ -38,6 +38,22 @@ inline cost_t heuristic_cost(heuristic_kind h, const rule& r, int x0, int y0, in
   return 0;
 }
 
+// Calls f.template operator()<H>() with the heuristic h as a template argument, so that a
+// search's inner loop is compiled once per heuristic.
+template <class F>
+void with_heuristic(heuristic_kind h, F&& f) {
+  switch (h) {
+    case heuristic_kind::zero:
+      return f.template operator()<heuristic_kind::zero>();
+    case heuristic_kind::manhattan:
+      return f.template operator()<heuristic_kind::manhattan>();
+    case heuristic_kind::octile:
+      return f.template operator()<heuristic_kind::octile>();
+    case heuristic_kind::euclidean:
+      return f.template operator()<heuristic_kind::euclidean>();
+  }
+}
+
 // The landmarks' lower bound on the cost from a point to one goal (lddb/landmarks.hpp).
 // A query uses the few landmarks that bound its start best (Goldberg & Harrelson's
 // "active" landmarks): the maximum over a subset is as consistent as over all of them,

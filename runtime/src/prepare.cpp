@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -89,9 +90,15 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
   const std::uint64_t free_cells = cells - map.blocked_count();
   plan.landmarks = free_cells >= kMinLandmarkCells ? 8 : 0;
   plan.open_squares = r.on_vertices() || cells > std::uint64_t{1024} * 1024;
-  char buf[160];
+  char buf[200];
   std::snprintf(buf, sizeof buf, "%llu free cells of %llu", static_cast<unsigned long long>(free_cells),
                 static_cast<unsigned long long>(cells));
+  if (jump_point_search_supports(r)) {
+    const double corners = corner_share(map);
+    plan.jumps = corners < kMaxJumpCorners;
+    const std::size_t n = std::strlen(buf);
+    std::snprintf(buf + n, sizeof buf - n, ", %.3f corners a free cell", corners);
+  }
   plan.why = buf;
   return plan;
 }
@@ -220,6 +227,7 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   p.plan = plan_preparation(r, map);
   if (options.landmarks) p.plan.landmarks = *options.landmarks;
   if (options.open_squares) p.plan.open_squares = *options.open_squares;
+  if (options.jumps) p.plan.jumps = *options.jumps && jump_point_search_supports(r);
   if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))
     p.plan.landmarks = 0;  // nothing to measure distances on
   const bool assess = !options.landmarks;  // the plan's landmarks stay only where they pay
@@ -246,8 +254,9 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
 
 std::string preparation_report::text() const {
   char buf[320];
-  std::snprintf(buf, sizeof buf, "%s: %d of %d landmarks, open squares %s; %.1f ms (%.1f ms in all), %.1f MiB; %s (%s)",
-                movement.name().c_str(), landmarks_built, plan.landmarks, plan.open_squares ? "on" : "off", prepare_ms,
+  std::snprintf(buf, sizeof buf, "%s: %d of %d landmarks, open squares %s%s; %.1f ms (%.1f ms in all), %.1f MiB; %s (%s)",
+                movement.name().c_str(), landmarks_built, plan.landmarks, plan.open_squares ? "on" : "off",
+                plan.jumps ? ", jump point search" : "", prepare_ms,
                 total_ms, static_cast<double>(bytes) / (1024.0 * 1024.0), preparation_state_name(state), plan.why.c_str());
   return buf;
 }

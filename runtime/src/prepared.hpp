@@ -93,6 +93,7 @@ inline const search_options& with_prepared(const search_options& in, const rule&
     }
   }
   if (!scratch.open_squares) scratch.open_squares = p->plan.open_squares;
+  if (!scratch.jumps) scratch.jumps = p->plan.jumps;
   return scratch;
 }
 

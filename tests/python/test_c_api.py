@@ -141,8 +141,13 @@ def main():
     expect(off.expansions == before.expansions, f"use_prepared=False expanded {off.expansions}")
     maze.set_blocked(48, 50, False)  # a door in the wall: stale until prepare_step repairs it
     expect(maze.preparation(db).state == 2, repr(maze.preparation(db)))
-    stale = ctx.solve(db, maze, *ends)
+    stale = ctx.solve(db, maze, *ends, jumps=False)  # Block A*, whose expansions show the tables read
     expect(stale.expansions == ctx.solve(db, maze, *ends, use_prepared=False).expansions, "stale tables read")
+    # The preparation's choice of jump point search on this map of walls: the same optimal cost.
+    jumped = ctx.solve(db, maze, *ends)
+    expect(maze.preparation(db).state == 2 and jumped.cost_fixed == stale.cost_fixed, f"jumps: {jumped.cost_fixed}")
+    expect(ctx.solve(db, maze, *ends, jumps=True).expansions == jumped.expansions, "jumps=True as the preparation")
+    raises(lambda: ctx.solve(db, maze, *ends, jumps="yes"), TypeError, "jumps must be None or a bool")
     while not maze.prepare_step(1000):
         pass
     expect(maze.preparation(db).state == 0, repr(maze.preparation(db)))

@@ -107,7 +107,7 @@ typedef enum lddb_heuristic {
 #define LDDB_SMOOTH_OFF 0        /* the search's own path: every cell for tile and octile */
 #define LDDB_SMOOTH_ON 1
 
-#define LDDB_OPTIONS_VERSION 6
+#define LDDB_OPTIONS_VERSION 7
 
 /* Set by lddb_options_init; later versions only append fields, and the library reads only
  * the fields that struct_size covers. */
@@ -147,7 +147,14 @@ typedef struct lddb_options {
                               database's rule (its landmarks unless `landmarks` names a set,
                               its open-square choice when open_squares is 1); 0: search as if
                               the map were not prepared */
+  /* Version 7. */
+  int32_t jumps;           /* Block A* under octile with corners=forbidden: LDDB_JUMPS_DEFAULT
+                              (negative, lddb_options_init's) the map's preparation's choice
+                              (jump point search on maps without scattered obstacles, none on
+                              a map not prepared); 0 Block A* always; 1 jump point search
+                              (lddb/search.hpp, search_options::jumps). Other rules: ignored */
 } lddb_options;
+#define LDDB_JUMPS_DEFAULT (-1)
 
 typedef struct lddb_result {
   int32_t status;        /* lddb_status of the search: LDDB_OK when a path was found */

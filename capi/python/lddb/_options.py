@@ -38,7 +38,7 @@ class Options(ctypes.Structure):
                 ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
                 ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double),
                 ("landmarks", ctypes.c_uint64), ("square_levels", ctypes.c_int32),
-                ("use_prepared", ctypes.c_int32)]
+                ("use_prepared", ctypes.c_int32), ("jumps", ctypes.c_int32)]
 
 
 class Preparation(ctypes.Structure):
@@ -99,6 +99,8 @@ _FIELDS = {
     _int(k, v, 0, 2, "0 (fixed blocks), 1 (the rule's default) or 2 (every rule)"),
     "square_levels": lambda k, v: _int(k, v, 0, 2**31 - 1, "0 (the rule's default) or a level"),
     "use_prepared": lambda k, v: 1 if _typed(k, v, int, "a bool", bools=True) else 0,
+    # None: the map's preparation's choice; True / False: jump point search or Block A*.
+    "jumps": lambda k, v: -1 if v is None else (1 if _typed(k, v, int, "None or a bool", bools=True) else 0),
 }
 
 

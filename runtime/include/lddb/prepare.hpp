@@ -50,6 +50,7 @@ class database;
 struct preparation_plan {
   int landmarks = 0;          // landmarks to build (0: none)
   bool open_squares = false;  // Block A* with open squares (the search_options::open_squares default)
+  bool jumps = false;         // Block A* answers by jump point search (the search_options::jumps default)
   std::string why;            // the map's figures the choice read, for reports
 };
 
@@ -67,8 +68,19 @@ struct preparation_plan {
 // higher, yet 0.52 of the time); only open ground, where no query gains (arena,
 // random512-10-1), drops them. Octile's own heuristic is tighter, and on open bg512 maps
 // (AR0203SR: 8%) the tables cost more reads than they save.
+// Jumps: under a rule jump_point_search supports, on every map whose corner_share is below
+// kMaxJumpCorners. Jump point search stops its row scans at the corners of obstacles, so
+// it is fast where they are few (rooms, caves, corridors: docs/benchmarks.md, "Jump point
+// search") and slower than Block A* where obstacles are scattered cells (random maps, whose
+// share is 0.32-0.61, against at most 0.09 on every other family).
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
 inline constexpr std::uint64_t kMinLandmarkCells = 2048;
+inline constexpr double kMaxJumpCorners = 0.2;
+
+// Corners per free cell: the pairs of a free cell and a blocked diagonal neighbour whose two
+// cells beside both cells are free, each one a place where a jump point search's scan
+// stops (runtime/src/jump_scan.hpp). O(cells / 64).
+double corner_share(const grid_map& map);
 
 // The share of kGainPairs sampled queries (seeded pairs of free cells at least 8 apart by
 // the rule's heuristic; for any-angle their top-left corners) whose landmark bound beats
@@ -97,6 +109,7 @@ struct prepare_options {
   prepare_mode mode = prepare_mode::slices;
   std::optional<int> landmarks;      // instead of the plan's count (0: none; at most landmark_set::kMaxLandmarks)
   std::optional<bool> open_squares;  // instead of the plan's choice
+  std::optional<bool> jumps;         // instead of the plan's choice (true only where jump_point_search_supports the rule)
   landmark_placement placement = landmark_placement::farthest;  // where the landmarks go
   // Rebuild the landmarks (in slices, by prepare_step) once this many cells were blocked
   // since they were built: blocked cells leave them admissible but loose. 0: never.

@@ -174,9 +174,17 @@ struct search_options {
   // is always safe. Tile and octile stay optimal; Block A*'s any-angle paths keep their
   // cost. The set must outlive the query; several threads may share one.
   const landmark_set* landmarks = nullptr;
+  // Block A* under a rule jump_point_search supports (octile, corners=forbidden, the
+  // default): true answers the query with jump point search instead, which steps over open
+  // ground a row of cells at a time (the same optimal costs; stats count jump points, and
+  // record_expanded records cells). Unset takes the map's preparation's choice, made by a
+  // measured rule (lddb/prepare.hpp: on every map but those of scattered obstacles), and
+  // false on a map not prepared. A sliced query (block_astar_begin) stays Block A*.
+  std::optional<bool> jumps;
   // Use what lddb::prepare made for the map under the query's rule (lddb/prepare.hpp): its
-  // landmarks while they are current, unless `landmarks` names a set, and its open-square
-  // choice, unless `open_squares` is set. False searches as if the map were not prepared.
+  // landmarks while they are current, unless `landmarks` names a set, its open-square
+  // choice, unless `open_squares` is set, and its choice of `jumps`, unless set. False
+  // searches as if the map were not prepared.
   bool use_prepared = true;
   search_options() = default;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
@@ -228,7 +236,9 @@ class search_context {
   // (which can open more squares), makes room for that too, and keeps a sliced query in
   // progress. What reserve cannot size is the caller's: a search_result's path grows
   // with the longest path it has held (reuse the result, or reserve its path), and
-  // search_options::record_expanded records into a vector of its own. Throws
+  // search_options::record_expanded records into a vector of its own. Where the map's
+  // preparation (lddb/prepare.hpp) has Block A* answer by jump point search, it sizes that
+  // search's records as reserve(rule, map) does: prepare first, then reserve. Throws
   // std::invalid_argument when the map's block size is not the database's.
   void reserve(const database& db, const grid_map& map);
   // The same for the reference searches under rule `r` (which keep a record per cell or
@@ -272,6 +282,22 @@ search_result astar(const rule& r, const grid_map& map, point start, point goal,
 
 void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
            search_context& ctx, search_result& out);
+
+// Jump point search (Harabor and Grastien 2011, with the row scans and stronger pruning of
+// their 2014 paper): A* over the cells where an optimal path may turn, found by scanning
+// the map's rows and columns 64 cells a step. It prepares nothing per map (it reads the
+// bits set_blocked keeps), so a changed cell costs nothing more, and it returns optimal
+// paths like A* (every cell, or the turning points with search_options::smooth). Fast on
+// open ground and in corridors, where it steps over many cells at once; slow where
+// obstacles are scattered, which stop every scan. Its rule must be octile with
+// corners=forbidden and a diagonal cost strictly between 1 and 2 (jump_point_search_supports;
+// the proof is in runtime/src/jump_search.cpp); any other answers rule_mismatch.
+// max_expansions counts jump points expanded.
+bool jump_point_search_supports(const rule& r);
+search_result jump_point_search(const rule& r, const grid_map& map, point start, point goal,
+                                const search_options& options, search_context& ctx);
+void jump_point_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                       search_context& ctx, search_result& out);
 
 // Theta* and Lazy Theta* on vertices for any-angle rules.
 search_result theta_star(const rule& r, const grid_map& map, point start, point goal, const search_options& options,

@@ -343,8 +343,26 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
   return r;
 }
 
+namespace {
+
+// search_options::jumps, or the map's preparation's choice: Block A* hands the query to
+// jump point search. Not for a query Block A* refuses for its database (another rule
+// expected, another block size), which it answers itself.
+bool answers_by_jumps(const database& db, const grid_map& map, const search_options& options) {
+  const rule& r = db.movement();
+  if (!jump_point_search_supports(r) || map.block() != db.shape().block()) return false;
+  if (options.expected_rule && !(*options.expected_rule == r)) return false;
+  if (options.jumps) return *options.jumps;
+  if (!options.use_prepared || map.preparations() == nullptr) return false;
+  const detail::prepared_rule* p = map.preparations()->find(r);
+  return p != nullptr && p->plan.jumps;
+}
+
+}  // namespace
+
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out) {
+  if (answers_by_jumps(db, map, options)) return jump_point_search(db.movement(), map, start, goal, options, ctx, out);
   block_astar_impl::begin_query(db, map, start, goal, options, false, ctx, out);
   if (out.status != search_status::in_progress) return;
   block_astar_impl::continue_query(ctx, 0, out);  // 0: one slice, as far as the budget allows
