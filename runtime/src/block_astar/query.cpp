@@ -44,10 +44,19 @@ void build_links(block_search_state& st, const database& db) {
   if (st.links_block == shape.block() && st.links_rule == r && st.floor_unit == unit) return;
   st.links.build(r, shape, unit);
   st.floor_unit = unit;
-  st.square_levels = build_node_shapes(st.shapes, r, shape, scale);
-  st.large_levels = build_large_shapes(st.large, r, shape, scale, st.square_levels);
+  build_block_shape(st.shapes, shape);
+  st.squares_built = false;
   st.links_rule = r;
   st.links_block = shape.block();
+}
+
+void build_squares(block_search_state& st, const database& db) {
+  build_links(st, db);
+  if (st.squares_built) return;
+  const int scale = db.info().scale_log2;
+  st.square_levels = build_square_shapes(st.shapes, db.movement(), db.shape(), scale);
+  st.large_levels = build_large_shapes(st.large, db.movement(), db.shape(), scale, st.square_levels);
+  st.squares_built = true;
 }
 
 bool block_search::begin(search_result& r) {
@@ -69,9 +78,15 @@ bool block_search::begin(search_result& r) {
   st_.large_used = 0;
   st_.open.clear();
   st_.candidate.clear();
-  build_links(st_, db_);
+  // Tile and octile search without squares by default: their shapes wait for a query
+  // that asks for them (or for search_context::reserve).
+  const bool wants_squares = q_.options.open_squares.value_or(rule_.on_vertices());
+  if (wants_squares)
+    build_squares(st_, db_);
+  else
+    build_links(st_, db_);
   // Squares need their level in the top bits of a block id.
-  st_.squares = q_.options.open_squares.value_or(rule_.on_vertices()) && st_.square_levels > 0 &&
+  st_.squares = wants_squares && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
   st_.top_level = std::min(q_.options.square_levels.value_or(rule_.on_vertices() ? 2 : kMaxSquareLevel), st_.large_levels);
