@@ -264,6 +264,29 @@ void block_search::give_up(search_result& r) {
 
 namespace {
 
+// One slice of the query begun in q: at most max_expansions (0: as far as the budget
+// allows), the whole query's budget capping it.
+void run_slice(block_search& search, block_query& q, std::uint64_t max_expansions, search_result& r) {
+  std::uint64_t limit = max_expansions == 0 ? kNoLimit : max_expansions;
+  bool budget_caps = false;
+  if (q.options.max_expansions != 0) {
+    const std::uint64_t left = q.options.max_expansions > q.stats.expanded ? q.options.max_expansions - q.stats.expanded : 0;
+    if (left <= limit) {
+      limit = left;
+      budget_caps = true;
+    }
+  }
+  if (search.advance(limit, r)) {
+    q.active = false;
+    return;
+  }
+  if (budget_caps) {
+    search.give_up(r);
+    q.active = false;
+  }
+}
+
+// Begins a query; sliced: block_astar_begin, which stops there, else the whole query.
 void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  bool sliced, search_context& ctx, search_result& r) {
   auto& impl = ctx.state();
@@ -289,6 +312,9 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
   q.expanded.clear();
   block_search search(*impl.block);
   q.active = search.begin(r);
+  // A whole query goes on with the same search: setting one up again costs more than many
+  // a short query's path.
+  if (q.active && !sliced) run_slice(search, q, 0, r);
 }
 
 void continue_query(search_context& ctx, std::uint64_t max_expansions, search_result& r) {
@@ -299,26 +325,8 @@ void continue_query(search_context& ctx, std::uint64_t max_expansions, search_re
     r.message = "block_astar_continue: no query in progress in this context (call block_astar_begin first)";
     return;
   }
-  block_query& q = impl.block->query;
   block_search search(*impl.block);
-  // The whole query's budget caps this slice.
-  std::uint64_t limit = max_expansions == 0 ? kNoLimit : max_expansions;
-  bool budget_caps = false;
-  if (q.options.max_expansions != 0) {
-    const std::uint64_t left = q.options.max_expansions > q.stats.expanded ? q.options.max_expansions - q.stats.expanded : 0;
-    if (left <= limit) {
-      limit = left;
-      budget_caps = true;
-    }
-  }
-  if (search.advance(limit, r)) {
-    q.active = false;
-    return;
-  }
-  if (budget_caps) {
-    search.give_up(r);
-    q.active = false;
-  }
+  run_slice(search, impl.block->query, max_expansions, r);
 }
 
 }  // namespace
@@ -361,8 +369,6 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out) {
   block_astar_impl::begin_query(db, map, start, goal, options, false, ctx, out);
-  if (out.status != search_status::in_progress) return;
-  block_astar_impl::continue_query(ctx, 0, out);  // 0: one slice, as far as the budget allows
 }
 
 search_result block_astar(const database& db, const grid_map& map, point start, point goal,
