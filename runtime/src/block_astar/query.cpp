@@ -44,10 +44,19 @@ void build_links(block_search_state& st, const database& db) {
   if (st.links_block == shape.block() && st.links_rule == r && st.floor_unit == unit) return;
   st.links.build(r, shape, unit);
   st.floor_unit = unit;
-  st.square_levels = build_node_shapes(st.shapes, r, shape, scale);
-  st.large_levels = build_large_shapes(st.large, r, shape, scale, st.square_levels);
+  build_block_shape(st.shapes, shape);
+  st.squares_built = false;
   st.links_rule = r;
   st.links_block = shape.block();
+}
+
+void build_squares(block_search_state& st, const database& db) {
+  build_links(st, db);
+  if (st.squares_built) return;
+  const int scale = db.info().scale_log2;
+  st.square_levels = build_square_shapes(st.shapes, db.movement(), db.shape(), scale);
+  st.large_levels = build_large_shapes(st.large, db.movement(), db.shape(), scale, st.square_levels);
+  st.squares_built = true;
 }
 
 bool block_search::begin(search_result& r) {
@@ -69,9 +78,15 @@ bool block_search::begin(search_result& r) {
   st_.large_used = 0;
   st_.open.clear();
   st_.candidate.clear();
-  build_links(st_, db_);
+  // Tile and octile search without squares by default: their shapes wait for a query
+  // that asks for them (or for search_context::reserve).
+  const bool wants_squares = q_.options.open_squares.value_or(rule_.on_vertices());
+  if (wants_squares)
+    build_squares(st_, db_);
+  else
+    build_links(st_, db_);
   // Squares need their level in the top bits of a block id.
-  st_.squares = q_.options.open_squares.value_or(rule_.on_vertices()) && st_.square_levels > 0 &&
+  st_.squares = wants_squares && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
   st_.top_level = std::min(q_.options.square_levels.value_or(rule_.on_vertices() ? 2 : kMaxSquareLevel), st_.large_levels);
@@ -249,6 +264,29 @@ void block_search::give_up(search_result& r) {
 
 namespace {
 
+// One slice of the query begun in q: at most max_expansions (0: as far as the budget
+// allows), the whole query's budget capping it.
+void run_slice(block_search& search, block_query& q, std::uint64_t max_expansions, search_result& r) {
+  std::uint64_t limit = max_expansions == 0 ? kNoLimit : max_expansions;
+  bool budget_caps = false;
+  if (q.options.max_expansions != 0) {
+    const std::uint64_t left = q.options.max_expansions > q.stats.expanded ? q.options.max_expansions - q.stats.expanded : 0;
+    if (left <= limit) {
+      limit = left;
+      budget_caps = true;
+    }
+  }
+  if (search.advance(limit, r)) {
+    q.active = false;
+    return;
+  }
+  if (budget_caps) {
+    search.give_up(r);
+    q.active = false;
+  }
+}
+
+// Begins a query; sliced: block_astar_begin, which stops there, else the whole query.
 void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  bool sliced, search_context& ctx, search_result& r) {
   auto& impl = ctx.state();
@@ -274,6 +312,9 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
   q.expanded.clear();
   block_search search(*impl.block);
   q.active = search.begin(r);
+  // A whole query goes on with the same search: setting one up again costs more than many
+  // a short query's path.
+  if (q.active && !sliced) run_slice(search, q, 0, r);
 }
 
 void continue_query(search_context& ctx, std::uint64_t max_expansions, search_result& r) {
@@ -284,26 +325,8 @@ void continue_query(search_context& ctx, std::uint64_t max_expansions, search_re
     r.message = "block_astar_continue: no query in progress in this context (call block_astar_begin first)";
     return;
   }
-  block_query& q = impl.block->query;
   block_search search(*impl.block);
-  // The whole query's budget caps this slice.
-  std::uint64_t limit = max_expansions == 0 ? kNoLimit : max_expansions;
-  bool budget_caps = false;
-  if (q.options.max_expansions != 0) {
-    const std::uint64_t left = q.options.max_expansions > q.stats.expanded ? q.options.max_expansions - q.stats.expanded : 0;
-    if (left <= limit) {
-      limit = left;
-      budget_caps = true;
-    }
-  }
-  if (search.advance(limit, r)) {
-    q.active = false;
-    return;
-  }
-  if (budget_caps) {
-    search.give_up(r);
-    q.active = false;
-  }
+  run_slice(search, impl.block->query, max_expansions, r);
 }
 
 }  // namespace
@@ -364,8 +387,6 @@ void block_astar(const database& db, const grid_map& map, point start, point goa
                  search_context& ctx, search_result& out) {
   if (answers_by_jumps(db, map, options)) return jump_point_search(db.movement(), map, start, goal, options, ctx, out);
   block_astar_impl::begin_query(db, map, start, goal, options, false, ctx, out);
-  if (out.status != search_status::in_progress) return;
-  block_astar_impl::continue_query(ctx, 0, out);  // 0: one slice, as far as the budget allows
 }
 
 search_result block_astar(const database& db, const grid_map& map, point start, point goal,

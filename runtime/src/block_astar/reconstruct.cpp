@@ -8,8 +8,9 @@ namespace lddb::block_astar_impl {
 
 namespace {
 
-// Appends p unless it repeats the last point.
-void add_point(std::vector<point>& out, point p) {
+// Appends p unless it repeats the last point, so that no waypoint repeats (to_path relies
+// on it). Inlined: it runs for every waypoint, and a call costs more than its test.
+[[gnu::always_inline]] inline void add_point(std::vector<point>& out, point p) {
   if (out.empty() || !(out.back() == p)) out.push_back(p);
 }
 
@@ -90,6 +91,10 @@ cost_t block_search::cost_back(int s, int x) const {
 
 cost_t block_search::path_cost() const {
   if (q_.direct_start >= 0) return q_.length;  // inside the start block: one local path
+  // Cell rules store exact costs, so at weight 1 the length found is the least cost (the
+  // heuristic is admissible). The path walked back costs at most the g-values recorded
+  // along it (a parent's g only falls), and no path costs less: it costs the length.
+  if (weight_.is_one() && !rule_.on_vertices()) return q_.length;
   const block_slot& gs = slot(q_.best_goal_slot);
   const cost_t to_goal = st_.goal_paths[static_cast<std::size_t>(gs.goal_index)]
                              .cost[static_cast<std::size_t>(shape_.point_index(shape_.boundary_point(q_.best_point)))];
@@ -102,6 +107,10 @@ void block_search::reconstruct(search_result& r) const {
   // with the path, so a context sized by search_context::reserve never does.
   std::vector<point>& way = r.path;
   way.clear();
+  // Every move costs at least kCostOne, so a cell path has at most length / kCostOne + 1
+  // cells (tile: exactly), its waypoints among them: room for all at once, not grown step
+  // by step as they arrive.
+  if (!rule_.on_vertices()) way.reserve(static_cast<std::size_t>(q_.length / kCostOne) + 1);
   int chain[block_graph::kMaxPoints];
   if (q_.direct_start >= 0) {
     const block_slot& s = slot(q_.start_slot[static_cast<std::size_t>(q_.direct_start)]);
@@ -121,15 +130,14 @@ void block_search::reconstruct(search_result& r) const {
 void block_search::to_path(std::vector<point>& way) const {
   std::reverse(way.begin(), way.end());
   if (rule_.on_vertices() || way.empty()) return;
-  // A waypoint repeated (say, a start on its block's boundary) adds no cell; dropping it
-  // first makes every run at least one step, which the in-place fill below relies on.
-  way.erase(std::unique(way.begin(), way.end()), way.end());
-  // Cells: fill the straight runs between waypoints with every cell. Each step moves
-  // towards the next waypoint on both axes, so even waypoints out of line (a corrupt
-  // database the reader could not catch) end the run instead of stepping past it: the run
-  // to way[k] takes max(|dx|, |dy|) steps. The runs are written from the last back, each
-  // at or after its own waypoints' places (each earlier run adds at least one cell), so no
-  // waypoint is overwritten before it is read.
+  // Cells: fill the runs between waypoints with every cell. No waypoint repeats
+  // (add_point), so every run is at least one step, which the in-place fill below relies
+  // on. Each step moves towards the next waypoint on both axes while it differs there:
+  // diagonal steps, then straight ones. So even waypoints out of line (a corrupt database
+  // the reader could not catch) end the run instead of stepping past it: the run to way[k]
+  // takes max(|dx|, |dy|) steps. The runs are written from the last back, each at or after
+  // its own waypoints' places (each earlier run adds at least one cell), so no waypoint is
+  // overwritten before it is read.
   const auto steps = [](point a, point b) { return static_cast<std::size_t>(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y))); };
   const std::size_t waypoints = way.size();
   std::size_t cells = 1;
@@ -138,11 +146,19 @@ void block_search::to_path(std::vector<point>& way) const {
   std::size_t end = cells;  // the run to waypoint k ends just before `end`
   for (std::size_t k = waypoints - 1; k >= 1; --k) {
     const point from = way[k - 1], to = way[k];
-    const std::size_t n = steps(from, to);
+    const int ax = std::abs(to.x - from.x), ay = std::abs(to.y - from.y);
+    const int sx = (to.x > from.x) - (to.x < from.x), sy = (to.y > from.y) - (to.y < from.y);
+    const std::size_t n = static_cast<std::size_t>(std::max(ax, ay)), diagonal = static_cast<std::size_t>(std::min(ax, ay));
     end -= n;
     point c = from;
-    for (std::size_t i = 0; i < n; ++i) {
-      c = {c.x + (to.x > c.x) - (to.x < c.x), c.y + (to.y > c.y) - (to.y < c.y)};
+    std::size_t i = 0;
+    for (; i < diagonal; ++i) {
+      c = {c.x + sx, c.y + sy};
+      way[end + i] = c;
+    }
+    const point straight = {ax > ay ? sx : 0, ay > ax ? sy : 0};
+    for (; i < n; ++i) {
+      c = {c.x + straight.x, c.y + straight.y};
       way[end + i] = c;
     }
   }

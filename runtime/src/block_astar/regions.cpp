@@ -173,12 +173,15 @@ void build_cell_square(node_shape& q, int level, const rule& r, const block_shap
 
 }  // namespace
 
-int build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2) {
+void build_block_shape(node_shapes& shapes, const block_shape& shape) {
   node_shape& block = shapes[0];
   block.blocks = 1;
   block.side = shape.block();
   block.count = shape.boundary_count();
   for (int i = 0; i < block.count; ++i) block.points[static_cast<std::size_t>(i)] = shape.boundary_point(i);
+}
+
+int build_square_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2) {
   int top = 0;
   for (int level = 1; level <= kSquareLevels; ++level) {
     node_shape& q = shapes[static_cast<std::size_t>(level)];

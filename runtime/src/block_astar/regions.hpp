@@ -57,10 +57,11 @@ struct node_shape {
 };
 using node_shapes = std::array<node_shape, kSquareLevels + 1>;  // by level
 
-// Builds the shapes of every level for the rule and block size; scale_log2 is the
-// database's, so that squares round lengths as it does. Returns the highest square level
-// (0: none).
-int build_node_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2);
+// Builds level 0, the plain block, for the block size.
+void build_block_shape(node_shapes& shapes, const block_shape& shape);
+// Builds the squares' levels for the rule and block size; scale_log2 is the database's, so
+// that squares round lengths as it does. Returns the highest square level (0: none).
+int build_square_shapes(node_shapes& shapes, const rule& r, const block_shape& shape, int scale_log2);
 
 // A square's points and neighbours, kept apart so that a block slot, the common case and
 // the only one for cell rules, stays small.
@@ -72,7 +73,7 @@ struct square_nodes {
 };
 
 // The level of the square that block (bx, by) belongs to, 0 for none; max_level is the
-// highest the rule has (build_node_shapes), cells whether its points are cells.
+// highest the rule has (build_square_shapes), cells whether its points are cells.
 inline int square_level(const grid_map& map, point start, point goal, int bx, int by, int max_level, bool cells) {
   if (map.block_code(bx, by) != 0) return 0;  // on cluttered maps, most blocks stop here
   // The group of k x k blocks (aligned) around (bx, by) is a square when its blocks are all

@@ -33,7 +33,7 @@ std::size_t open_groups(const grid_map& map, int level) {
 }  // namespace
 
 void reserve_blocks(block_search_state& st, const database& db, const grid_map& map) {
-  build_links(st, db);
+  build_squares(st, db);  // whatever search_options a later query chooses
   // A block belongs to one node of a query, so no query has more nodes than the map has
   // blocks: that many slots, OPEN entries and candidates.
   const std::size_t blocks = static_cast<std::size_t>(map.blocks_x()) * static_cast<std::size_t>(map.blocks_y());

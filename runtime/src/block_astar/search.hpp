@@ -74,6 +74,10 @@ struct block_search_state {
   cost_t floor_unit = 0;  // one stored unit (0 for exact cell costs)
   block_astar_impl::block_links links;
   block_astar_impl::node_shapes shapes;
+  // The squares' shapes cost up to 2M instructions to build, more than many whole queries,
+  // so they are built only when a query (or reserve) needs them; the levels below hold
+  // while squares_built does.
+  bool squares_built = false;
   int square_levels = 0;  // the highest level of small square the rule and block size have
   block_astar_impl::large_shapes large;  // the large squares' shapes (large_squares.hpp)
   int large_levels = 0;                  // the highest level of any square they have
@@ -106,9 +110,11 @@ struct block_search_state {
 
 namespace block_astar_impl {
 
-// The links and node shapes of the database's rule and block size, built when they are not
-// those already in `st` (query.cpp).
+// The links and plain block shape of the database's rule and block size, built when they
+// are not those already in `st` (query.cpp).
 void build_links(block_search_state& st, const database& db);
+// build_links, and the squares' shapes too when `st` does not hold them yet (query.cpp).
+void build_squares(block_search_state& st, const database& db);
 
 // search_context::reserve for Block A* (reserve.cpp).
 void reserve_blocks(block_search_state& st, const database& db, const grid_map& map);
