@@ -24,8 +24,9 @@ grid_map::grid_map(int width, int height, int block) : width_(width), height_(he
   const std::size_t column_words = (static_cast<std::size_t>(height) + 63) / 64;
   row_stride_ = words_ + 2 * kMargin;
   column_stride_ = column_words + 2 * kMargin;
-  row_bits_ = blank_lines(static_cast<std::size_t>(height), words_, width);
-  column_bits_ = blank_lines(static_cast<std::size_t>(width), column_words, height);
+  row_bits_.assign(words_ * static_cast<std::size_t>(height), 0);
+  scan_rows_ = blank_lines(static_cast<std::size_t>(height), words_, width);
+  scan_columns_ = blank_lines(static_cast<std::size_t>(width), column_words, height);
   freed_journal_.assign(kFreedJournal, 0);
   set_block_size(block);
 }
@@ -105,12 +106,14 @@ void grid_map::set_blocked(int x, int y, bool is_blocked) {
   if (!in_bounds(x, y))
     throw std::out_of_range("cell (" + std::to_string(x) + "," + std::to_string(y) + ") is off the " +
                             std::to_string(width_) + "x" + std::to_string(height_) + " map");
-  std::uint64_t& word = row_bits_[static_cast<std::size_t>(y + 1) * row_stride_ + kMargin + static_cast<std::size_t>(x >> 6)];
+  std::uint64_t& word = row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)];
   const std::uint64_t bit = std::uint64_t{1} << (x & 63);
   if (((word & bit) != 0) == is_blocked) return;  // no change: the labels stay as they are
   word = is_blocked ? (word | bit) : (word & ~bit);
+  std::uint64_t& row = scan_rows_[static_cast<std::size_t>(y + 1) * row_stride_ + kMargin + static_cast<std::size_t>(x >> 6)];
+  row = is_blocked ? (row | bit) : (row & ~bit);
   std::uint64_t& column =
-      column_bits_[static_cast<std::size_t>(x + 1) * column_stride_ + kMargin + static_cast<std::size_t>(y >> 6)];
+      scan_columns_[static_cast<std::size_t>(x + 1) * column_stride_ + kMargin + static_cast<std::size_t>(y >> 6)];
   const std::uint64_t column_bit = std::uint64_t{1} << (y & 63);
   column = is_blocked ? (column | column_bit) : (column & ~column_bit);
   const int b = block_;
@@ -136,9 +139,8 @@ grid_map::cell grid_map::freed_cell(std::uint64_t n) const {
 
 std::uint64_t grid_map::blocked_count() const {
   std::uint64_t n = 0;
-  for (int y = 0; y < height_; ++y)
-    for (std::size_t i = 0; i < words_; ++i) n += static_cast<std::uint64_t>(std::popcount(row_line(y)[i]));
-  return n - static_cast<std::uint64_t>(words_ * 64 - static_cast<std::size_t>(width_)) * static_cast<std::uint64_t>(height_);
+  for (std::uint64_t w : row_bits_) n += static_cast<std::uint64_t>(std::popcount(w));
+  return n;
 }
 
 }  // namespace lddb

@@ -45,7 +45,7 @@ class grid_map {
   bool in_bounds(int x, int y) const { return x >= 0 && y >= 0 && x < width_ && y < height_; }
   bool blocked(int x, int y) const {
     if (!in_bounds(x, y)) return true;
-    return (row_line(y)[x >> 6] >> (x & 63)) & 1u;
+    return (row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)] >> (x & 63)) & 1u;
   }
   // O(1): one bit of the cell row and one bit of its block's pattern_code (and one count per
   // level, O(log of the map's side), when the block turns open or not); where component
@@ -121,8 +121,10 @@ class grid_map {
   // (column_bits) is blocked; cells off the map count as blocked. The bits are kept with a
   // margin of blocked cells around the map, so these read two words and branch on
   // nothing; they answer for -128 <= x <= width() + 63 and -1 <= y <= height() (row_bits),
-  // the same with x and y, width and height swapped (column_bits). set_blocked keeps the
-  // cells by columns too for this, one more bit a cell.
+  // the same with x and y, width and height swapped (column_bits). set_blocked keeps two
+  // more copies of the cells for this, by rows and by columns with their margins (two
+  // more bits a cell; blocked() reads its own copy, without margins, which costs one
+  // addition less on every read).
   std::uint64_t row_bits(int x, int y) const { return line_bits(row_line(y), x); }
   std::uint64_t column_bits(int x, int y) const { return line_bits(column_line(x), y); }
   // The words themselves, for scans that read them directly: each line (row, or column)
@@ -132,10 +134,10 @@ class grid_map {
   // -1 <= y <= height(); column_line(x) at the word holding cells (x, 0..63).
   static constexpr std::size_t kMargin = 2;
   const std::uint64_t* row_line(int y) const {
-    return row_bits_.data() + static_cast<std::size_t>(y + 1) * row_stride_ + kMargin;
+    return scan_rows_.data() + static_cast<std::size_t>(y + 1) * row_stride_ + kMargin;
   }
   const std::uint64_t* column_line(int x) const {
-    return column_bits_.data() + static_cast<std::size_t>(x + 1) * column_stride_ + kMargin;
+    return scan_columns_.data() + static_cast<std::size_t>(x + 1) * column_stride_ + kMargin;
   }
 
   // What lddb::prepare made for this map (lddb/prepare.hpp), for the searches; null when
@@ -166,9 +168,10 @@ class grid_map {
   int blocks_x_ = 0, blocks_y_ = 0;
   std::size_t words_;  // 64-bit words of cells per row
   std::uint32_t full_code_ = 0;
+  std::vector<std::uint64_t> row_bits_;     // one bit a cell, set when blocked, words_ a row
   std::size_t row_stride_, column_stride_;  // words from one line to the next, margins included
-  std::vector<std::uint64_t> row_bits_;     // one bit a cell, set when blocked (row_line)
-  std::vector<std::uint64_t> column_bits_;  // the same by columns (column_line)
+  std::vector<std::uint64_t> scan_rows_;     // the same bits with margins (row_line)
+  std::vector<std::uint64_t> scan_columns_;  // and by columns (column_line)
   std::vector<std::uint32_t> codes_;
   // group_counts_[L - 1]: for each aligned group of 2^L x 2^L blocks (row-major, groups
   // that do not fit the map left out), how many of its blocks are not open.
