@@ -16,8 +16,12 @@
 # LDDB adds a column for another build of lddb (its Block A* with the same database and no
 # extra options), so that a change is measured against the build before it in the same run.
 #
+# --scale F draws every map with each cell as F x F cells and scales its queries alike
+# (target_maps.sh's scaled, scaled_scen): the same families at F times the side. --limit N
+# runs N queries spread over each scenario file instead of all of them.
+#
 # Usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours "ARGS"]
-#          [--baseline LDDB] NAME=PATH...
+#          [--baseline LDDB] [--scale F] [--limit N] NAME=PATH...
 # Example: bash scripts/bench_public.sh 2 ANYA=/tmp/anya/run_anya "per-map Block A*=/tmp/anya/run_bastar"
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -26,18 +30,21 @@ if [[ ${1:-} =~ ^[0-9]+$ ]]; then
   rounds=$1
   shift
 fi
-rule=any-angle ours_extra="" baseline=""
+rule=any-angle ours_extra="" baseline="" scale=1 limit=""
 while [[ ${1:-} == --* ]]; do
   case $1 in
     --rule) rule=${2:-} ;;
     --ours) ours_extra=${2:-} ;;
     --baseline) baseline=${2:-} ;;
+    --scale) scale=${2:-} ;;
+    --limit) limit=${2:-} ;;
     *) echo "bench_public.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2 || { echo "bench_public.sh: $1 needs a value" >&2; exit 2; }
 done
-if (($# == 0)) || ((rounds < 1)) || [[ ! $rule =~ ^(tile|octile|any-angle)$ ]]; then
-  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours \"ARGS\"] [--baseline LDDB] NAME=PATH..." >&2
+if (($# == 0)) || ((rounds < 1)) || [[ ! $rule =~ ^(tile|octile|any-angle)$ ]] || [[ ! $scale =~ ^[1-9][0-9]*$ ]] ||
+  [[ -n $limit && ! $limit =~ ^[1-9][0-9]*$ ]]; then
+  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours \"ARGS\"] [--baseline LDDB] [--scale F] [--limit N] NAME=PATH..." >&2
   exit 2
 fi
 [[ -z $baseline || -x $baseline ]] || { echo "bench_public.sh: --baseline $baseline is not an executable lddb" >&2; exit 2; }
@@ -57,10 +64,10 @@ lddb=build/tools/lddb
 # Any-angle: ANYA and per-map Block A* let a path pass between the sides of a double corner,
 # so ours runs under their rule, any-angle:squeeze=allowed, with a database built for it
 # (scripts/bench_rules.sh measures what the default rule costs).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 ours_db=()
 if [[ $rule == any-angle ]]; then
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
   "$lddb" gen --rule any-angle:squeeze=allowed --block 4 --out "$tmp/allowed.lddb" >/dev/null
   ours_db=(--lddb "$tmp/allowed.lddb")
 fi
@@ -68,7 +75,10 @@ fi
 ours() {
   local rule_args=(--rule "$rule") program=${3:-$lddb}
   ((${#ours_db[@]})) && rule_args=("${ours_db[@]}")
-  "$program" bench --scen "$2" --map "$1" --algo block-astar "${rule_args[@]}" "${@:4}" 2>/dev/null | awk '$1 == "all" { print $2, $4, $7 }'
+  # A scaled map's optima can be shorter than the file's scaled ones: bench then exits 1 for
+  # the mismatches, and its table still holds the figures.
+  { "$program" bench --scen "$2" --map "$1" --algo block-astar "${rule_args[@]}" "${@:4}" 2>/dev/null || true; } |
+    awk '$1 == "all" { print $2, $4, $7 }'
 }
 read -r -a ours_args <<<"$ours_extra"
 # The baseline build runs as one more driver.
@@ -84,7 +94,7 @@ theirs() {
 # least LINE BEST -> the one of the two with the lesser mean time (field 3)
 least() { if [[ -z $2 ]] || awk -v a="$(cut -d' ' -f3 <<<"$1")" -v b="$(cut -d' ' -f3 <<<"$2")" 'BEGIN { exit !(a < b) }'; then echo "$1"; else echo "$2"; fi; }
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule${ours_extra:+; ours with $ours_extra}; least of $rounds run(s) each, in turn"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule${ours_extra:+; ours with $ours_extra}; maps scaled $scale times; ${limit:-all} queries a map; least of $rounds run(s) each, in turn"
 echo
 header="| map | queries | Block A* µs | Block A* length"
 sep="|---|---|---|---"
@@ -97,6 +107,15 @@ echo "$sep|"
 for m in "${target_maps[@]}"; do
   map="$maps_dir/$m.map" scen="$maps_dir/$m.map.scen"
   [[ -f $scen ]] || { echo "| ${m#*/} | missing |"; continue; }
+  if [[ -n $limit ]]; then
+    spread_queries "$scen" "$limit" >"$tmp/q.scen"
+    scen=$tmp/q.scen
+  fi
+  if ((scale > 1)); then
+    scaled "$map" "$tmp/m.map" "$scale"
+    scaled_scen "$scen" "$tmp/s.scen" "$scale"
+    map=$tmp/m.map scen=$tmp/s.scen
+  fi
   best_ours=""
   declare -a best_theirs=()
   for ((i = 0; i < ${#names[@]}; ++i)); do best_theirs[i]=""; done

@@ -216,7 +216,7 @@ std::string render_svg(const svg_picture& pic) {
         // cost: the rule's, as checked; length: Euclidean, of the waypoints.
         text += ": cost " + format_length(r.length) + ", length " + format_length(path_length(r.path)) +
                 ", expanded " + std::to_string(r.result.stats.expanded) +
-                (blocks ? " nodes" : r.jumps ? " jump points" : (sr.setup->movement.on_vertices() ? " vertices" : " cells")) + ", " +
+                (blocks ? " nodes" : r.jumps || sr.setup->algo == algorithm::jps ? " jump points" : (sr.setup->movement.on_vertices() ? " vertices" : " cells")) + ", " +
                 time_text(r) +
                 (r.check.valid ? ", valid" : ", INVALID: " + r.check.error);
       } else {

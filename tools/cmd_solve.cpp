@@ -122,7 +122,7 @@ int run_solve(const solve_args& a) {
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
-                q.jumps ? "jump points" : s.algo == algorithm::block_astar ? "nodes" : points);
+                q.jumps || s.algo == algorithm::jps ? "jump points" : s.algo == algorithm::block_astar ? "nodes" : points);
     std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
     std::printf("time       %s%s\n", time_text(q).c_str(), s.smoothed() ? " (smoothing included)" : "");
     if (r.found())

@@ -16,21 +16,6 @@ std::size_t search_context::memory_bytes() const {
   return sizeof(impl) + state_bytes(impl_->block) + state_bytes(impl_->node);
 }
 
-namespace {
-
-// Builds the map's component labels for the rule, as the first query would (O(cells)),
-// through the one call that builds them: same_component on any free cell.
-void build_components(const rule& r, const grid_map& map) {
-  for (int y = 0; y < map.height(); ++y)
-    for (int x = 0; x < map.width(); ++x)
-      if (!map.blocked(x, y)) {
-        (void)map.same_component(connectivity_of(r), x, y, x, y);
-        return;
-      }
-}
-
-}  // namespace
-
 void search_context::reserve(const database& db, const grid_map& map) {
   if (map.block() != db.shape().block())
     throw std::invalid_argument("search_context::reserve: the map is cut into " + std::to_string(map.block()) + "x" +
@@ -43,12 +28,12 @@ void search_context::reserve(const database& db, const grid_map& map) {
   const detail::preparations* ps = map.preparations();
   const detail::prepared_rule* p = ps != nullptr ? ps->find(db.movement()) : nullptr;
   if (p != nullptr && p->plan.jumps) reserve_state(impl_->node, db.movement(), map);
-  build_components(db.movement(), map);
+  detail::build_components(db.movement(), map);
 }
 
 void search_context::reserve(const rule& r, const grid_map& map) {
   reserve_state(impl_->node, r, map);
-  build_components(r, map);
+  detail::build_components(r, map);
 }
 
 }  // namespace lddb

@@ -22,6 +22,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -132,10 +135,49 @@ struct move_tables {
   }
 };
 
+// The records of every cell or vertex, zeroed (gen 0: no query's) by calloc, which for a
+// large map takes pages the system zeroes only when first written: a search that touches
+// few records (jump point search on a 2048 x 2048 map) pays for those pages alone, not
+// for writing 24 bytes of every cell. reserve() writes them all, so that no later query
+// faults a page in.
+class node_records {
+ public:
+  node_records() = default;
+  node_records(const node_records&) = delete;
+  node_records& operator=(const node_records&) = delete;
+  ~node_records() { std::free(p_); }
+  std::size_t size() const { return n_; }
+  node_search::node& operator[](std::size_t i) { return p_[i]; }
+  const node_search::node& operator[](std::size_t i) const { return p_[i]; }
+  node_search::node* begin() { return p_; }
+  node_search::node* end() { return p_ + n_; }
+  // At least `count` records, the old ones kept; new ones zeroed. Throws std::bad_alloc.
+  void grow(std::size_t count) {
+    if (count <= n_) return;
+    auto* q = static_cast<node_search::node*>(std::calloc(count, sizeof(node_search::node)));
+    if (q == nullptr) throw std::bad_alloc();
+    if (n_ != 0) std::memcpy(q, p_, n_ * sizeof(node_search::node));
+    std::free(p_);
+    p_ = q;
+    n_ = count;
+  }
+  // Writes every record once (their contents stay), so that their pages are in memory.
+  void touch_pages() {
+    for (std::size_t i = 0; i < n_; i += 4096 / sizeof(node_search::node)) {
+      volatile std::uint32_t* gen = &p_[i].gen;
+      *gen = *gen;
+    }
+  }
+
+ private:
+  node_search::node* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 struct node_search_state {
   static constexpr std::size_t kArity = 4;
 
-  std::vector<node_search::node> nodes;
+  node_records nodes;
   std::vector<node_search::heap_entry> heap;
   move_tables moves;
   std::uint32_t gen = 0;
@@ -144,8 +186,7 @@ struct node_search_state {
   // Starts a query over `count` nodes (cells or vertices, row-major).
   void begin(std::size_t count) {
     if (nodes.size() < count) {
-      nodes.reserve(count);  // exactly: the context's size follows the largest map
-      nodes.resize(count, node_search::node{kUnreachable, 0, 0, node_search::kNotOpen, 0});
+      nodes.grow(count);  // exactly: the context's size follows the largest map
       heap.reserve(std::min<std::size_t>(count, 4096));
     }
     heap.clear();
@@ -159,10 +200,8 @@ struct node_search_state {
   // Room for queries over `count` nodes with no growth: the records and a heap as large
   // (a node is in it at most once), each written once so that the pages are in memory.
   void reserve(std::size_t count) {
-    if (nodes.size() < count) {
-      nodes.reserve(count);
-      nodes.resize(count, node_search::node{kUnreachable, 0, 0, node_search::kNotOpen, 0});
-    }
+    nodes.grow(count);
+    nodes.touch_pages();
     const std::size_t keep = heap.size();
     if (heap.size() < count) heap.resize(count);
     heap.resize(keep);
@@ -257,7 +296,7 @@ struct node_search_state {
   }
 
   std::size_t bytes() const {
-    return sizeof(*this) + nodes.capacity() * sizeof(node_search::node) +
+    return sizeof(*this) + nodes.size() * sizeof(node_search::node) +
            heap.capacity() * sizeof(node_search::heap_entry);
   }
 

@@ -71,6 +71,18 @@ struct preparations {
   }
 };
 
+// Builds the map's component labels for the rule, as the first query would (O(cells)),
+// through the one call that builds them: same_component on any free cell. For
+// search_context::reserve and lddb::prepare, so that no query pays for them.
+inline void build_components(const rule& r, const grid_map& map) {
+  for (int y = 0; y < map.height(); ++y)
+    for (int x = 0; x < map.width(); ++x)
+      if (!map.blocked(x, y)) {
+        (void)map.same_component(connectivity_of(r), x, y, x, y);
+        return;
+      }
+}
+
 // The options a search runs with on `map` under rule r: `in` itself when it does not use
 // a preparation (search_options::use_prepared false, or none for r), else a copy in
 // `scratch` with the preparation's landmarks (unless `in` names its own) and open-square

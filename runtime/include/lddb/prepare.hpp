@@ -9,8 +9,10 @@
 // What pays depends on the map and the rule, so prepare chooses it by rules measured on
 // every family of Moving AI maps (plan_preparation; docs/benchmarks.md, "Preparation"):
 // landmarks (a differential heuristic, lddb/landmarks.hpp) where the map has walls that
-// bend paths, and for tile and octile the open squares of Block A* where the map's open
-// ground is wide. The preparation lives in the map (a copy of the map starts without it,
+// bend paths, for tile and octile the open squares of Block A* where the map's open
+// ground is wide, and for octile jump point search where obstacles are not scattered. It
+// also builds the map's component labels for the rule (lddb::same_component), which the
+// first query would otherwise build. The preparation lives in the map (a copy of the map starts without it,
 // like the component labels) and every search on the map under that rule uses it unless
 // search_options::use_prepared is false or the options name their own landmarks or open
 // squares.
