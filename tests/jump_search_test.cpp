@@ -3,14 +3,15 @@
 //
 //   LineBits       row_bits and column_bits against blocked(), on and off the map, after changes
 //   Oracle         cost = the oracle's least cost (Dijkstra written apart) and legal paths,
-//                  d = sqrt 2 and 1.5, on 300 small generated maps changed between queries
+//                  octile d = sqrt 2 and 1.5, and tile, on 300 small generated maps changed
+//                  between queries
 //   AStar          cost = A*'s, on 60 larger maps (rooms, corridors, scattered cells) with
 //                  blocks and frees between queries, widths across the 64-cell words
 //   Options        budget, weight, smoothing, landmarks, record_expanded, no path
 //   Refused        the rules it does not search, bad endpoints, start == goal
 //   Scenario       the scenario files' optimal lengths on the benchmark maps
 //   Choice         corner_share against a count cell by cell; prepare chooses jumps on rooms,
-//                  not on scattered cells, nor for tile; Block A* then answers with the same
+//                  for octile and tile, not on scattered cells, nor for any-angle; Block A* then answers with the same
 //                  costs, and search_options::jumps overrides the choice
 #include <gtest/gtest.h>
 
@@ -47,6 +48,7 @@ const auto pt = lddb::checker::point_text;  // "(x,y)" in messages
 
 const rule kOctile = rule::octile();
 const rule kOctile15 = rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5"));
+const rule kTile = rule::tile();
 
 point random_free(std::mt19937_64& rng, const grid_map& m) {
   for (int tries = 0; tries < 10000; ++tries) {
@@ -114,7 +116,7 @@ TEST(JumpSearch, Oracle) {
   search_context ctx;
   int found = 0, none = 0;
   for (int m = 0; m < 300; ++m) {
-    const rule& r = m % 3 == 2 ? kOctile15 : kOctile;
+    const rule& r = m % 4 == 2 ? kOctile15 : m % 4 == 3 ? kTile : kOctile;
     const int w = std::uniform_int_distribution<int>(1, 40)(rng), h = std::uniform_int_distribution<int>(1, 30)(rng);
     lddb_test::test_map t = generated(rng, w, h);
     for (int q = 0; q < 6; ++q) {
@@ -147,7 +149,7 @@ TEST(JumpSearch, AStar) {
   search_context jctx, actx;
   int queries = 0;
   for (int m = 0; m < 60; ++m) {
-    const rule& r = m % 4 == 3 ? kOctile15 : kOctile;
+    const rule& r = m % 4 == 3 ? kOctile15 : m % 4 == 2 ? kTile : kOctile;
     const int w = std::uniform_int_distribution<int>(60, 200)(rng), h = std::uniform_int_distribution<int>(60, 140)(rng);
     lddb_test::test_map t = generated(rng, w, h);
     for (int q = 0; q < 12; ++q) {
@@ -225,7 +227,7 @@ TEST(JumpSearch, Options) {
 TEST(JumpSearch, Refused) {
   search_context ctx;
   const grid_map m(20, 20);
-  for (const rule& r : {rule::tile(), rule::any_angle(), rule::octile(lddb::corner_cutting::allowed),
+  for (const rule& r : {rule::any_angle(), rule::octile(lddb::corner_cutting::allowed),
                         rule::octile(lddb::corner_cutting::one_side_free), rule::octile(lddb::corner_cutting::forbidden, lddb::kCostOne),
                         rule::octile(lddb::corner_cutting::forbidden, 2 * lddb::kCostOne)}) {
     EXPECT_FALSE(lddb::jump_point_search_supports(r)) << r.name();
@@ -235,6 +237,7 @@ TEST(JumpSearch, Refused) {
   }
   EXPECT_TRUE(lddb::jump_point_search_supports(kOctile));
   EXPECT_TRUE(lddb::jump_point_search_supports(kOctile15));
+  EXPECT_TRUE(lddb::jump_point_search_supports(kTile));
   EXPECT_EQ(lddb::jump_point_search(kOctile, m, {-1, 1}, {5, 5}, search_options(), ctx).status, search_status::invalid_start);
   EXPECT_EQ(lddb::jump_point_search(kOctile, m, {1, 1}, {5, 20}, search_options(), ctx).status, search_status::invalid_goal);
   const search_result same = lddb::jump_point_search(kOctile, m, {3, 4}, {3, 4}, search_options(), ctx);
@@ -294,8 +297,9 @@ TEST(JumpSearch, Choice) {
   o.mode = lddb::prepare_mode::complete;
   EXPECT_TRUE(lddb::prepare(db, rooms, o).plan.jumps);
   EXPECT_FALSE(lddb::prepare(db, scattered, o).plan.jumps);
-  EXPECT_FALSE(lddb::prepare(lddb_test::db_for(rule::tile()), rooms, o).plan.jumps);
-  EXPECT_FALSE(lddb::prepare(rule::tile(), rooms, o).plan.jumps);
+  EXPECT_TRUE(lddb::prepare(lddb_test::db_for(kTile), rooms, o).plan.jumps);
+  EXPECT_FALSE(lddb::prepare(lddb_test::db_for(kTile), scattered, o).plan.jumps);
+  EXPECT_FALSE(lddb::prepare(rule::any_angle(), rooms, o).plan.jumps);
   search_context ctx;
   search_options block_only;
   block_only.jumps = false;

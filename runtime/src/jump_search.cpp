@@ -28,7 +28,18 @@
 // straight moves, or one diagonal against two), the argument fails, and those rules and
 // the other corner rules are refused (rule_mismatch): Block A* and A* search them.
 // tests/jump_search_test.cpp compares every answer with A* on generated maps that change
-// between queries, for d = sqrt 2 and d = 1.5.
+// between queries, for d = sqrt 2 and d = 1.5, and for tile.
+//
+// Tile, the same way with the canonical order "east or west first, then north or south"
+// (Sturtevant and Rabin, "Canonical Orderings on Grids", IJCAI 2016, take JPS apart into
+// such an order and bounded jumps): a path between two turning points can be rearranged
+// into it at the same cost when the cells between are free. Reached going east, a cell
+// keeps east, north and south (all three continue a canonical path: the walk east plays
+// the diagonal walk's part, scanning north and south from each of its cells). Reached going
+// north from p = (x, y+1), it keeps north; west (x-1, y) only when (x-1, y+1) is blocked
+// (else p reaches it in two moves by the canonical west-then-north), the same to the east:
+// exactly the forced neighbours the column scans stop at (jump_scan.hpp). Every move costs
+// one, so ties are all settled by the order.
 //
 // The stronger pruning: a diagonal walk is not a node. Expanding a cell whose successor is
 // a diagonal, the search walks the diagonal and, from every cell of it, scans the two
@@ -50,17 +61,19 @@
 namespace lddb {
 
 bool jump_point_search_supports(const rule& r) {
-  return r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden && r.diagonal > kMinDiagonalCost &&
-         r.diagonal < kMaxDiagonalCost;
+  return r.kind == rule_kind::tile || (r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden &&
+                                       r.diagonal > kMinDiagonalCost && r.diagonal < kMaxDiagonalCost);
 }
 
 namespace {
 
 int sign(int v) { return (v > 0) - (v < 0); }
 
-// The cell `t` steps along the edge from a to b: diagonal moves first, then straight ones.
-point on_edge(point a, point b, int t) {
+// The cell `t` steps along the edge from a to b: diagonal moves first, then straight ones
+// (octile); east or west first, then north or south (tile).
+point on_edge(point a, point b, int t, bool tile) {
   const int adx = std::abs(b.x - a.x), ady = std::abs(b.y - a.y);
+  if (tile) return t <= adx ? point{a.x + t * sign(b.x - a.x), a.y} : point{b.x, a.y + (t - adx) * sign(b.y - a.y)};
   const int diagonal = adx < ady ? adx : ady;
   const int sx = sign(b.x - a.x), sy = sign(b.y - a.y);
   if (t <= diagonal) return {a.x + t * sx, a.y + t * sy};
@@ -193,8 +206,46 @@ class jump_search {
     }
   }
 
+  // Tile: walks east or west (DX) from (x, y), scanning north and south from each cell
+  // (the walk's cells are not pushed, as a diagonal walk's are not).
+  template <heuristic_kind H, int DX>
+  void across(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
+    while (!blocked(x + DX, y)) {
+      x += DX;
+      g += kCostOne;
+      if (x == goal_.x && y == goal_.y) return relax<H>(uid, x, y, g, reopen);
+      if (!blocked(x, y - 1)) straight<H, 0, -1>(uid, x, y, g, reopen);
+      if (!blocked(x, y + 1)) straight<H, 0, 1>(uid, x, y, g, reopen);
+    }
+  }
+
+  // Tile: a node reached going north or south (DY): on along it, and east or west where the
+  // cell beside-behind is blocked and the one beside free.
+  template <heuristic_kind H, int DY>
+  void climb(std::uint32_t uid, point u, cost_t g, bool reopen) {
+    straight<H, 0, DY>(uid, u.x, u.y, g, reopen);
+    if (blocked(u.x - 1, u.y - DY) && !blocked(u.x - 1, u.y)) across<H, -1>(uid, u.x, u.y, g, reopen);
+    if (blocked(u.x + 1, u.y - DY) && !blocked(u.x + 1, u.y)) across<H, 1>(uid, u.x, u.y, g, reopen);
+  }
+
+  template <heuristic_kind H>
+  void expand_tile(std::uint32_t uid, point u, point parent, bool is_start, bool reopen) {
+    const cost_t g = st_.at(uid).g;
+    if (is_start) {  // N, E, S, W, as kSteps
+      straight<H, 0, -1>(uid, u.x, u.y, g, reopen);
+      across<H, 1>(uid, u.x, u.y, g, reopen);
+      straight<H, 0, 1>(uid, u.x, u.y, g, reopen);
+      across<H, -1>(uid, u.x, u.y, g, reopen);
+      return;
+    }
+    // Every node but the start and the goal ends a scan north or south.
+    if (u.y < parent.y) climb<H, -1>(uid, u, g, reopen);
+    else climb<H, 1>(uid, u, g, reopen);
+  }
+
   template <heuristic_kind H>
   void expand(std::uint32_t uid, point u, point parent, bool is_start, bool reopen) {
+    if (tile_) return expand_tile<H>(uid, u, parent, is_start, reopen);
     const cost_t g = st_.at(uid).g;
     if (is_start) {  // every direction, in the order of kSteps
       forward<H, 0, -1>(uid, u, g, reopen);
@@ -219,17 +270,23 @@ class jump_search {
     }
   }
 
+  // Moves along the edge from a to b.
+  int steps(point a, point b) const {
+    const int adx = std::abs(b.x - a.x), ady = std::abs(b.y - a.y);
+    return tile_ ? adx + ady : std::max(adx, ady);
+  }
+
   // res_.path: every cell from the start to node `to`, filled in between jump points.
   void fill_path(std::uint32_t from, std::uint32_t to) {
     std::size_t n = 1;
     for (std::uint32_t i = to; i != from; i = st_.at(i).parent) {
       const point b = at(i), a = at(st_.at(i).parent);
-      n += static_cast<std::size_t>(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y)));
+      n += static_cast<std::size_t>(steps(a, b));
     }
     res_.path.resize(n);
     for (std::uint32_t i = to; i != from; i = st_.at(i).parent) {
       const point b = at(i), a = at(st_.at(i).parent);
-      for (int t = std::max(std::abs(b.x - a.x), std::abs(b.y - a.y)); t > 0; --t) res_.path[--n] = on_edge(a, b, t);
+      for (int t = steps(a, b); t > 0; --t) res_.path[--n] = on_edge(a, b, t, tile_);
     }
     res_.path[0] = at(from);
   }
@@ -253,6 +310,7 @@ class jump_search {
   node_search_state& st_;
   search_result& res_;
   int w_;
+  bool tile_ = r_.kind == rule_kind::tile;
   weight_factor weight_;
   landmark_bound landmarks_;
 };
@@ -287,8 +345,8 @@ void jump_point_search(const rule& r, const grid_map& map, point start, point go
   res.clear();
   if (!jump_point_search_supports(r)) {
     res.status = search_status::rule_mismatch;
-    res.message = "jump_point_search() searches octile with corners=forbidden and a diagonal cost strictly between "
-                  "1 and 2; rule " + r.name() + " is not one: use block_astar() or astar()";
+    res.message = "jump_point_search() searches tile, and octile with corners=forbidden and a diagonal cost strictly "
+                  "between 1 and 2; rule " + r.name() + " is not one: use block_astar() or astar()";
     return;
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;

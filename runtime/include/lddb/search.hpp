@@ -174,8 +174,8 @@ struct search_options {
   // is always safe. Tile and octile stay optimal; Block A*'s any-angle paths keep their
   // cost. The set must outlive the query; several threads may share one.
   const landmark_set* landmarks = nullptr;
-  // Block A* under a rule jump_point_search supports (octile, corners=forbidden, the
-  // default): true answers the query with jump point search instead, which steps over open
+  // Block A* under a rule jump_point_search supports (tile; octile with corners=forbidden,
+  // the default): true answers the query with jump point search instead, which steps over open
   // ground a row of cells at a time (the same optimal costs; stats count jump points, and
   // record_expanded records cells). Unset takes the map's preparation's choice, made by a
   // measured rule (lddb/prepare.hpp: on every map but those of scattered obstacles), and
@@ -289,9 +289,9 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
 // bits set_blocked keeps), so a changed cell costs nothing more, and it returns optimal
 // paths like A* (every cell, or the turning points with search_options::smooth). Fast on
 // open ground and in corridors, where it steps over many cells at once; slow where
-// obstacles are scattered, which stop every scan. Its rule must be octile with
+// obstacles are scattered, which stop every scan. Its rule must be tile, or octile with
 // corners=forbidden and a diagonal cost strictly between 1 and 2 (jump_point_search_supports;
-// the proof is in runtime/src/jump_search.cpp); any other answers rule_mismatch.
+// the proofs are in runtime/src/jump_search.cpp); any other answers rule_mismatch.
 // max_expansions counts jump points expanded.
 bool jump_point_search_supports(const rule& r);
 search_result jump_point_search(const rule& r, const grid_map& map, point start, point goal,
