@@ -221,6 +221,15 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
     v.push_back({"astar/zero-h", [r](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    astar(r, m, s, t, raw_options(heuristic_kind::zero), c, out);
                  }});
+    if (jump_point_search_supports(r)) {
+      v.push_back({"jps", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
+                     jump_point_search(r, m, s, t, raw_options(hd), c, out);
+                   }});
+      v.push_back({"jps/landmarks-4", [r, hd, with_landmarks](const grid_map& m, point s, point t, search_context& c,
+                                                              search_result& out) {
+                     jump_point_search(r, m, s, t, with_landmarks(m, raw_options(hd)), c, out);
+                   }});
+    }
     v.push_back({"smooth", [db, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    block_astar(*db, m, s, t, raw_options(hd), c, out);
                    if (out.found()) {

@@ -23,6 +23,9 @@
 //    exactly when a breadth-first search written here over the 8-neighbour vertex graph
 //    (lddb::checker::segment_ok, a state per side of a double corner) connects start and
 //    goal; all three paths pass the checker;
+//  * jump point search (tile, octile with corners forbidden): A*'s status and least cost,
+//    and a path the checker accepts; with the preparation (bit 6) Block A* itself hands
+//    such queries to it where the map has few corners;
 //  * statuses for blocked or off-map endpoints agree with A* / Theta*;
 //  * the same query on a fresh context gives the identical path and cost (determinism and
 //    no state leaking between queries), and the reverse query has the same cost (cells);
@@ -243,6 +246,16 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
     if (!w.one())
       check_weighted("A*", r, m, s, g, ref_opt, w, as,
                      [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::astar(r, m, s, g, o, c); }, ctx);
+    if (lddb::jump_point_search_supports(r)) {  // the same status and least cost as A*
+      const lddb::search_result js = lddb::jump_point_search(r, m, s, g, ref_opt, ref_ctx);
+      require(js.status == as.status, std::string("status: jump point search ") + lddb::search_status_name(js.status) +
+                                          ", A* " + lddb::search_status_name(as.status) + "\n" + ctx);
+      if (js.found()) {
+        check_path("jump point search", r, m, s, g, js, ctx);
+        require(js.cost == as.cost, "cost: jump point search " + std::to_string(lddb::cost_to_double(js.cost)) +
+                                        ", A* " + std::to_string(lddb::cost_to_double(as.cost)) + "\n" + ctx);
+      }
+    }
     if (!ba.found()) return ba;
     check_path("A*", r, m, s, g, as, ctx);
     require(ba.cost == as.cost, "cost: Block A* " + std::to_string(lddb::cost_to_double(ba.cost)) + ", A* " +

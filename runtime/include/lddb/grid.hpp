@@ -1,8 +1,10 @@
 // lddb/grid.hpp: grid maps. Reading Moving AI files and generating maps are in lddb_io
 // (lddb/map_file.hpp, lddb/scenario.hpp, lddb/mapgen.hpp).
 //
-// A grid_map holds one bit per cell and, for Block A*, one pattern_code per block of
-// b x b cells (bit y*b+x set when that cell is blocked). set_blocked updates both in O(1)
+// A grid_map holds one bit per cell (and two copies of it, by rows and by columns with
+// blocked margins, for the line scans of jump_point_search) and, for Block A*, one
+// pattern_code per block of b x b cells (bit y*b+x set when that cell is blocked).
+// set_blocked updates them all in O(1)
 // (and, when a block turns open or not, one open-group count per level),
 // so a map can change between queries with no other preprocessing. Cells beyond the map's
 // width and height (the padding of the last row and column of blocks) are blocked, as is
