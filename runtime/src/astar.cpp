@@ -43,12 +43,6 @@ void reserve_state(node_search_state*& s, const rule& r, const grid_map& map) {
 
 namespace {
 
-void no_path(const rule& r, point start, point goal, search_result& res) {
-  res.status = search_status::no_path;
-  set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x, goal.y,
-              r.name().c_str());
-}
-
 template <heuristic_kind H>
 void astar_core(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                 node_search_state& st, search_result& res) {
@@ -120,7 +114,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   }
   stats.heap_ops = st.heap_ops;
   if (!found) {
-    no_path(r, start, goal, res);
+    no_path_between_cells(r, start, goal, res);
     return;
   }
   st.trace_path(sid, gid, [w](std::uint32_t id) {
@@ -154,7 +148,7 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
     return;
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
-  if (components_apart(r, map, start, goal, options)) return no_path(r, start, goal, res);
+  if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
   node_search_state& st = node_state(ctx);
   with_heuristic(heuristic_for(options, r),
                  [&]<heuristic_kind H>() { astar_core<H>(r, map, start, goal, options, st, res); });

@@ -60,6 +60,12 @@ void set_message(std::string& out, const char* format, ...) {
   out.assign(buf);
 }
 
+void no_path_between_cells(const rule& r, point start, point goal, search_result& res) {
+  res.status = search_status::no_path;
+  set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x, goal.y,
+              r.name().c_str());
+}
+
 void search_result::clear() {
   status = search_status::no_path;
   message.clear();
