@@ -49,6 +49,7 @@
 #include <bit>
 #include <cstdlib>
 
+#include "cell_runs.hpp"
 #include "context.hpp"
 #include "heuristic.hpp"
 #include "jump_scan.hpp"
@@ -66,21 +67,6 @@ bool jump_point_search_supports(const rule& r) {
 }
 
 namespace {
-
-int sign(int v) { return (v > 0) - (v < 0); }
-
-// The cell `t` steps along the edge from a to b: diagonal moves first, then straight ones
-// (octile); east or west first, then north or south (tile).
-point on_edge(point a, point b, int t, bool tile) {
-  const int adx = std::abs(b.x - a.x), ady = std::abs(b.y - a.y);
-  if (tile) return t <= adx ? point{a.x + t * sign(b.x - a.x), a.y} : point{b.x, a.y + (t - adx) * sign(b.y - a.y)};
-  const int diagonal = adx < ady ? adx : ady;
-  const int sx = sign(b.x - a.x), sy = sign(b.y - a.y);
-  if (t <= diagonal) return {a.x + t * sx, a.y + t * sy};
-  const int rest = t - diagonal;
-  return adx > ady ? point{a.x + diagonal * sx + rest * sx, a.y + diagonal * sy}
-                   : point{a.x + diagonal * sx, a.y + diagonal * sy + rest * sy};
-}
 
 class jump_search {
  public:
@@ -117,9 +103,7 @@ class jump_search {
       expand<H>(uid, up, uid == sid ? point{0, 0} : at(u.parent), uid == sid, reopen);
     }
     stats.heap_ops = st_.heap_ops;
-    res_.status = search_status::no_path;
-    set_message(res_.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start_.x, start_.y, goal_.x,
-                goal_.y, r_.name().c_str());
+    no_path_between_cells(r_, start_, goal_, res_);
   }
 
  private:
@@ -270,37 +254,25 @@ class jump_search {
     }
   }
 
-  // Moves along the edge from a to b.
-  int steps(point a, point b) const {
-    const int adx = std::abs(b.x - a.x), ady = std::abs(b.y - a.y);
-    return tile_ ? adx + ady : std::max(adx, ady);
-  }
-
-  // res_.path: every cell from the start to node `to`, filled in between jump points.
+  // res_.path: every cell from the start to node `to`: the jump points, then the runs
+  // between them, which go as the edges do (diagonal first, or across first for tile).
   void fill_path(std::uint32_t from, std::uint32_t to) {
-    std::size_t n = 1;
-    for (std::uint32_t i = to; i != from; i = st_.at(i).parent) {
-      const point b = at(i), a = at(st_.at(i).parent);
-      n += static_cast<std::size_t>(steps(a, b));
-    }
-    res_.path.resize(n);
-    for (std::uint32_t i = to; i != from; i = st_.at(i).parent) {
-      const point b = at(i), a = at(st_.at(i).parent);
-      for (int t = steps(a, b); t > 0; --t) res_.path[--n] = on_edge(a, b, t, tile_);
-    }
-    res_.path[0] = at(from);
+    st_.trace_path(from, to, [this](std::uint32_t i) { return at(i); }, res_.path);
+    fill_runs_of_path();
+  }
+  void fill_runs_of_path() {
+    if (tile_) fill_runs<true>(res_.path);
+    else fill_runs<false>(res_.path);
   }
 
+  // The budget ran out: the path to the most promising open node (node_search_state's
+  // give_up, which traces its jump points), then filled in.
   void give_up(std::uint32_t sid) {
     res_.stats.heap_ops = st_.heap_ops;
-    res_.status = search_status::budget_exhausted;
-    set_message(res_.message, "expansion budget of %llu nodes exhausted",
-                static_cast<unsigned long long>(options_.max_expansions));
-    res_.lower_bound = weight_.is_one() ? st_.open_top().f : 0;  // an inflated key bounds nothing
-    const std::uint32_t to = st_.open_top().id;
-    fill_path(sid, to);
-    res_.cost = st_.at(to).g;
-    res_.length = path_length(res_.path);
+    st_.give_up(sid, st_.open_top().id, [this](std::uint32_t i) { return at(i); }, options_.max_expansions, res_);
+    if (!weight_.is_one()) res_.lower_bound = 0;  // an inflated key bounds nothing
+    fill_runs_of_path();
+    res_.length = path_length(res_.path);  // of every cell, as when found
   }
 
   const rule& r_;
@@ -350,12 +322,7 @@ void jump_point_search(const rule& r, const grid_map& map, point start, point go
     return;
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
-  if (components_apart(r, map, start, goal, options)) {
-    res.status = search_status::no_path;
-    set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x,
-                goal.y, r.name().c_str());
-    return;
-  }
+  if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
   jump_search js(r, map, start, goal, options, node_state(ctx), res);
   with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.run<H>(); });
   finish_path(r, map, options, res);

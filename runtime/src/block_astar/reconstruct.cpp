@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "../cell_runs.hpp"
 #include "search.hpp"
 
 namespace lddb::block_astar_impl {
@@ -130,38 +131,8 @@ void block_search::reconstruct(search_result& r) const {
 void block_search::to_path(std::vector<point>& way) const {
   std::reverse(way.begin(), way.end());
   if (rule_.on_vertices() || way.empty()) return;
-  // Cells: fill the runs between waypoints with every cell. No waypoint repeats
-  // (add_point), so every run is at least one step, which the in-place fill below relies
-  // on. Each step moves towards the next waypoint on both axes while it differs there:
-  // diagonal steps, then straight ones. So even waypoints out of line (a corrupt database
-  // the reader could not catch) end the run instead of stepping past it: the run to way[k]
-  // takes max(|dx|, |dy|) steps. The runs are written from the last back, each at or after
-  // its own waypoints' places (each earlier run adds at least one cell), so no waypoint is
-  // overwritten before it is read.
-  const auto steps = [](point a, point b) { return static_cast<std::size_t>(std::max(std::abs(b.x - a.x), std::abs(b.y - a.y))); };
-  const std::size_t waypoints = way.size();
-  std::size_t cells = 1;
-  for (std::size_t k = 1; k < waypoints; ++k) cells += steps(way[k - 1], way[k]);
-  way.resize(cells);
-  std::size_t end = cells;  // the run to waypoint k ends just before `end`
-  for (std::size_t k = waypoints - 1; k >= 1; --k) {
-    const point from = way[k - 1], to = way[k];
-    const int ax = std::abs(to.x - from.x), ay = std::abs(to.y - from.y);
-    const int sx = (to.x > from.x) - (to.x < from.x), sy = (to.y > from.y) - (to.y < from.y);
-    const std::size_t n = static_cast<std::size_t>(std::max(ax, ay)), diagonal = static_cast<std::size_t>(std::min(ax, ay));
-    end -= n;
-    point c = from;
-    std::size_t i = 0;
-    for (; i < diagonal; ++i) {
-      c = {c.x + sx, c.y + sy};
-      way[end + i] = c;
-    }
-    const point straight = {ax > ay ? sx : 0, ay > ax ? sy : 0};
-    for (; i < n; ++i) {
-      c = {c.x + straight.x, c.y + straight.y};
-      way[end + i] = c;
-    }
-  }
+  // Cells: every cell of the runs between the waypoints. No waypoint repeats (add_point).
+  fill_runs<false>(way);
 }
 
 }  // namespace lddb::block_astar_impl
