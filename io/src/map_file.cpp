@@ -93,12 +93,12 @@ std::optional<grid_map> read_map(line_source& in, const std::string& name, std::
     }
     for (std::size_t x = 0; x < w; ++x) {
       const char c = line[x];
-      if (c == '.' || c == 'G' || c == 'S') continue;
+      if (c == '.') continue;
       const auto u = static_cast<unsigned char>(c);
       if (u < 0x20 || u == 0x7F)
         return fail(in.line_number(), "row " + std::to_string(y) + " column " + std::to_string(x) +
                                           " holds a control character " + shown(std::string_view(&c, 1)));
-      g.set_blocked(static_cast<int>(x), y, true);
+      g.set_terrain(static_cast<int>(x), y, static_cast<terrain>(u));
     }
   }
   // Blank lines may follow the grid; anything else means the grid is taller than its header.

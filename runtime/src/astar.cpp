@@ -138,6 +138,10 @@ search_result astar(const rule& r, const grid_map& map, point start, point goal,
 
 void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
            search_context& ctx, search_result& res) {
+  if (on_unit_view(r, map, asked, res, [&](const grid_map& view, const search_options& o) {
+        astar(r, view, start, goal, o, ctx, res);
+      }))
+    return;
   search_options scratch;
   const search_options& options = detail::with_prepared(asked, r, map, scratch);
   res.clear();

@@ -144,7 +144,14 @@ void batch_solver::solve(const database& db, const grid_map& map, std::span<cons
     throw std::invalid_argument("batch_solver::solve: " + std::to_string(queries.size()) + " queries but " +
                                 std::to_string(results.size()) + " results");
   for_each(queries.size(), [&](std::size_t i, search_context& ctx) {
-    block_astar(db, map, queries[i].start, queries[i].goal, options, ctx, results[i]);
+    const query& q = queries[i];
+    if (q.unit && !(*q.unit == options.unit)) {
+      search_options own = options;
+      own.unit = *q.unit;
+      block_astar(db, map, q.start, q.goal, own, ctx, results[i]);
+    } else {
+      block_astar(db, map, q.start, q.goal, options, ctx, results[i]);
+    }
   });
 }
 

@@ -57,6 +57,29 @@ inline const landmark_set* usable_landmarks(const search_options& options, const
 // no_path without expanding anything.
 bool components_apart(const rule& r, const grid_map& map, point start, point goal, const search_options& options);
 
+// search_options::unit: unless it is the unit the map itself is for (unit_view), runs
+// `search(view, options)` on the unit's view, with options whose unit is that view's own,
+// and returns true; `res` is then the view's answer, its invalid start or goal saying for
+// which unit. A size out of range answers invalid_option. False: search the map itself.
+void describe_unit(const rule& r, const unit& u, search_result& res);
+template <class Search>
+bool on_unit_view(const rule& r, const grid_map& map, const search_options& options, search_result& res,
+                  Search&& search) {
+  const int footprint = unit_footprint(r, options.unit);
+  if (footprint == 1 && options.unit.movement == movement_class::ground()) return false;
+  if (footprint == 0) {
+    res.clear();
+    res.status = search_status::invalid_option;
+    set_message(res.message, "search_options::unit size %d is outside 0..%d", options.unit.size, unit::kMaxSize);
+    return true;
+  }
+  search_options own = options;
+  own.unit = unit{};
+  search(map.view(footprint, options.unit.movement), own);
+  describe_unit(r, options.unit, res);
+  return true;
+}
+
 struct search_context::impl {
   block_search_state* block = nullptr;  // created on first use by block_astar
   node_search_state* node = nullptr;    // created on first use by the reference searches

@@ -50,6 +50,7 @@ void grid_map::set_block_size(int block) {
   blocks_y_ = (height_ + block - 1) / block;
   full_code_ = static_cast<std::uint32_t>((std::uint64_t{1} << (block * block)) - 1);
   rebuild_codes();
+  views_follow_block_size();
 }
 
 void grid_map::rebuild_codes() {
@@ -102,10 +103,52 @@ int grid_map::open_group_level(int bx, int by, int max_level) const {
   return level;
 }
 
-void grid_map::set_blocked(int x, int y, bool is_blocked) {
-  if (!in_bounds(x, y))
+namespace {
+void require_on_map(const grid_map& m, int x, int y) {
+  if (!m.in_bounds(x, y))
     throw std::out_of_range("cell (" + std::to_string(x) + "," + std::to_string(y) + ") is off the " +
-                            std::to_string(width_) + "x" + std::to_string(height_) + " map");
+                            std::to_string(m.width()) + "x" + std::to_string(m.height()) + " map");
+}
+}  // namespace
+
+void grid_map::set_blocked(int x, int y, bool is_blocked) {
+  require_on_map(*this, x, y);
+  if (terrain_.empty() && !views_built()) return set_cell_bits(x, y, is_blocked);
+  if (blocked(x, y) != is_blocked) set_terrain(x, y, is_blocked ? kBlockedTerrain : kFreeTerrain);
+}
+
+void grid_map::set_terrain(int x, int y, terrain type) {
+  require_on_map(*this, x, y);
+  const terrain from = terrain_at(x, y);
+  if (from == type) return;
+  const bool now_blocked = !movement_class::ground().contains(type);
+  const std::size_t w = static_cast<std::size_t>(width_);
+  if (terrain_.empty() && type != (now_blocked ? kBlockedTerrain : kFreeTerrain)) {
+    terrain_.resize(w * static_cast<std::size_t>(height_));
+    for (int cy = 0; cy < height_; ++cy)
+      for (int cx = 0; cx < width_; ++cx)
+        terrain_[static_cast<std::size_t>(cy) * w + static_cast<std::size_t>(cx)] = blocked(cx, cy) ? kBlockedTerrain : kFreeTerrain;
+  }
+  if (!terrain_.empty()) terrain_[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)] = type;
+  set_cell_bits(x, y, now_blocked);
+  if (views_built()) update_views(x, y, from, type);
+}
+
+terrain grid_map::terrain_at(int x, int y) const {
+  if (!in_bounds(x, y)) return kBlockedTerrain;
+  if (terrain_.empty()) return blocked(x, y) ? kBlockedTerrain : kFreeTerrain;
+  return terrain_[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)];
+}
+
+bool grid_map::same_terrain(const grid_map& a, const grid_map& b) {
+  if (a.terrain_.empty() && b.terrain_.empty()) return true;  // both follow their (equal) bits
+  for (int y = 0; y < a.height_; ++y)
+    for (int x = 0; x < a.width_; ++x)
+      if (a.terrain_at(x, y) != b.terrain_at(x, y)) return false;
+  return true;
+}
+
+void grid_map::set_cell_bits(int x, int y, bool is_blocked) {
   std::uint64_t& word = row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)];
   const std::uint64_t bit = std::uint64_t{1} << (x & 63);
   if (((word & bit) != 0) == is_blocked) return;  // no change: the labels stay as they are

@@ -66,6 +66,12 @@ void no_path_between_cells(const rule& r, point start, point goal, search_result
               r.name().c_str());
 }
 
+void describe_unit(const rule& r, const unit& u, search_result& res) {
+  if (res.status != search_status::invalid_start && res.status != search_status::invalid_goal) return;
+  res.message += " for a unit of size " + std::to_string(u.size) + (r.on_vertices() ? "" : " (cells)") +
+                 " and movement class \"" + u.movement.name() + "\"";
+}
+
 void search_result::clear() {
   status = search_status::no_path;
   message.clear();

@@ -265,6 +265,10 @@ void theta_rule(const rule& r, const grid_map& map, point start, point goal, con
 template <bool Lazy>
 void theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
                   const search_options& asked, search_context& ctx, search_result& res) {
+  if (on_unit_view(r, map, asked, res, [&](const grid_map& view, const search_options& o) {
+        theta_search<Lazy>(name, r, view, start, goal, o, ctx, res);
+      }))
+    return;
   search_options scratch;
   const search_options& options = detail::with_prepared(asked, r, map, scratch);
   res.clear();

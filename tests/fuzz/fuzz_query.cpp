@@ -45,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "../cell_dijkstra.hpp"
 #include "fuzz_common.hpp"
 #include "lddb/checker.hpp"
 #include "lddb/format.hpp"
@@ -104,31 +105,9 @@ std::string describe(const rule& r, const lddb::grid_map& m, point s, point g) {
 
 // Least cost over cells by Dijkstra, moves and costs from the checker's rule alone.
 lddb::cost_t dijkstra_cells(const rule& r, const lddb::grid_map& m, point s, point g) {
-  const int w = m.width(), h = m.height();
-  std::vector<lddb::cost_t> dist(static_cast<std::size_t>(w * h), lddb::kUnreachable);
-  using item = std::pair<lddb::cost_t, int>;
-  std::priority_queue<item, std::vector<item>, std::greater<>> open;
-  dist[static_cast<std::size_t>(s.y * w + s.x)] = 0;
-  open.push({0, s.y * w + s.x});
-  while (!open.empty()) {
-    const auto [d, i] = open.top();
-    open.pop();
-    if (d != dist[static_cast<std::size_t>(i)]) continue;
-    const point p{i % w, i / w};
-    if (p == g) return d;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const point q{p.x + dx, p.y + dy};
-        if (!lddb::checker::move_ok(r, m, p, q)) continue;
-        const lddb::cost_t nd = d + ((dx != 0 && dy != 0) ? r.diagonal : lddb::kCostOne);
-        lddb::cost_t& slot = dist[static_cast<std::size_t>(q.y * w + q.x)];
-        if (nd < slot) {
-          slot = nd;
-          open.push({nd, q.y * w + q.x});
-        }
-      }
-  }
-  return lddb::kUnreachable;
+  return lddb_test::least_cell_cost(r, m.width(), m.height(), s, g, [&](point p, int dx, int dy) {
+    return lddb::checker::move_ok(r, m, p, point{p.x + dx, p.y + dy});
+  });
 }
 
 // Are vertices s and g joined by legal unit segments (the 8 neighbours of a vertex)?

@@ -45,6 +45,8 @@ namespace lddb {
 // One query of a batch: cells for tile and octile, vertices for any-angle.
 struct query {
   point start, goal;
+  // This query's unit (search_options::unit); unset: the options' own.
+  std::optional<lddb::unit> unit = std::nullopt;
 };
 
 class batch_solver {

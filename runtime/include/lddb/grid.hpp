@@ -10,6 +10,9 @@
 // width and height (the padding of the last row and column of blocks) are blocked, as is
 // everything outside the map.
 //
+// A grid_map may also hold a terrain type per cell and keeps the views of the units that
+// queries have asked about (lddb/unit.hpp), current through set_blocked and set_terrain.
+//
 // A grid_map also keeps component labels of its free cells, for each connectivity a query
 // has asked about, so that a search between two components answers no_path at once (see
 // same_component).
@@ -19,6 +22,8 @@
 #include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "lddb/unit.hpp"
 
 namespace lddb {
 
@@ -57,7 +62,38 @@ class grid_map {
   // (union-find: amortised near O(1), O(log cells) at worst). Allocates nothing.
   // Throws std::out_of_range, naming the cell and the map's size, for a cell off the map
   // (unlike blocked(), which answers true there), and changes nothing then.
+  // With terrain types (see set_terrain) or unit views (see view), blocking a cell writes
+  // the type '@' and freeing one '.', and each view changes as set_terrain says.
   void set_blocked(int x, int y, bool is_blocked);
+
+  // Terrain types (lddb/unit.hpp). A map without any holds '.' in its free cells and '@' in
+  // its blocked ones, in no memory; the first other type written makes it keep one byte a
+  // cell. set_terrain blocks the cell when the type is not ground (movement_class::ground)
+  // and frees it when it is, so blocked() keeps meaning "closed to the default unit"; it
+  // costs what set_blocked does, plus, for each view, O(footprint^2) counts and at most that
+  // many cells of the view set_blocked. Off the map: std::out_of_range, as set_blocked.
+  void set_terrain(int x, int y, terrain type);
+  // The cell's type; off the map kBlockedTerrain.
+  terrain terrain_at(int x, int y) const;
+  bool has_terrain() const { return !terrain_.empty(); }
+
+  // The map as a unit whose `footprint` x `footprint` square of cells from its anchor must
+  // all hold types of `movement` sees it: cell (x, y) of the view is blocked when any cell
+  // of that square is not open to the class or lies off the map (lddb::unit_view picks the
+  // footprint for a rule and a unit size). A footprint of 1 with the ground class is the
+  // map itself. Built on first use, O(cells), and then kept current by set_blocked and
+  // set_terrain; it is a grid_map of its own, with its own block codes, open groups and
+  // component labels, and no preparation. Memory: one count byte a cell plus the view's
+  // bits and codes, about 1.6 bytes a cell (view_bytes), and 4 bytes a cell more for each
+  // connectivity a query asks components of. The reference lives as long as the map (it
+  // is not kept by a copy). A const map may be asked from several threads at once (a lock
+  // guards the list of views). Throws std::invalid_argument for a footprint outside
+  // 1..kMaxFootprint.
+  static constexpr int kMaxFootprint = unit::kMaxSize + 1;
+  const grid_map& view(int footprint, const movement_class& movement) const;
+  // How many views are built, and the bytes they hold (their counts, bits, codes and labels).
+  std::size_t view_count() const;
+  std::size_t view_bytes() const;
 
   // Are the free cells a and b in one component of free cells under `c`? False when
   // either is blocked or off the map. The labels of `c` are built on the first call
@@ -150,7 +186,7 @@ class grid_map {
 
   friend bool operator==(const grid_map& a, const grid_map& b) {
     return a.width_ == b.width_ && a.height_ == b.height_ && a.block_ == b.block_ && a.row_bits_ == b.row_bits_ &&
-           a.codes_ == b.codes_;
+           a.codes_ == b.codes_ && same_terrain(a, b);
   }
 
  private:
@@ -163,6 +199,10 @@ class grid_map {
   // Lines of `words` words of `length` cells, `lines` of them, margins included, blocked
   // everywhere but the cells of the map.
   static std::vector<std::uint64_t> blank_lines(std::size_t lines, std::size_t words, int length);
+  static bool same_terrain(const grid_map& a, const grid_map& b);
+  // The bits, codes, open-group counts, journal and labels of one cell (set_blocked's work
+  // without the terrain and the views).
+  void set_cell_bits(int x, int y, bool is_blocked);
   void rebuild_codes();
   void rebuild_group_counts();
   void count_open_change(int bx, int by, int delta);
@@ -233,6 +273,25 @@ class grid_map {
   };
   preparations_handle prepared_;
   void update_components(int x, int y, bool is_blocked);
+  std::vector<terrain> terrain_;  // empty: '.' free and '@' blocked
+  // The unit views (runtime/src/unit_views.cpp): a cache of the cells, so a copy starts
+  // without them, as with the labels.
+  struct unit_views;
+  struct unit_views_deleter {
+    void operator()(unit_views* v) const;
+  };
+  struct unit_views_handle {
+    std::unique_ptr<unit_views, unit_views_deleter> p;
+    unit_views_handle();
+    unit_views_handle(const unit_views_handle&) : unit_views_handle() {}
+    unit_views_handle& operator=(const unit_views_handle&);
+    unit_views_handle(unit_views_handle&&) noexcept = default;
+    unit_views_handle& operator=(unit_views_handle&&) noexcept = default;
+  };
+  unit_views_handle views_;
+  bool views_built() const;
+  void views_follow_block_size();
+  void update_views(int x, int y, terrain from, terrain to);
 };
 
 }  // namespace lddb

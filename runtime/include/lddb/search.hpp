@@ -21,6 +21,7 @@
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/point.hpp"
+#include "lddb/unit.hpp"
 
 namespace lddb {
 
@@ -186,6 +187,15 @@ struct search_options {
   // choice, unless `open_squares` is set, and its choice of `jumps`, unless set. False
   // searches as if the map were not prepared.
   bool use_prepared = true;
+  // The unit that moves (lddb/unit.hpp): its size and movement class. Every search then
+  // searches the map as that unit sees it (unit_view; built on the first query for it,
+  // then kept current by set_blocked and set_terrain), with the same database, and start
+  // and goal are the unit's anchor cell (tile, octile) or top-left corner (any-angle). The
+  // default, a one-cell unit (a point for any-angle) of the ground class, searches the map
+  // itself. A view has no preparation of its own: it uses no landmarks (the map's are
+  // distances of the one-cell unit), and Block A* follows the map's choice of jumps. A
+  // size outside 0..unit::kMaxSize gives invalid_option.
+  lddb::unit unit;
   search_options() = default;
   explicit search_options(heuristic_kind h) : heuristic(h) {}
 };

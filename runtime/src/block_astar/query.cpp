@@ -356,6 +356,10 @@ std::size_t state_bytes(const block_search_state* s) {
 search_result block_astar_begin(const database& db, const grid_map& map, point start, point goal,
                                 const search_options& options, search_context& ctx) {
   search_result r;
+  if (on_unit_view(db.movement(), map, options, r, [&](const grid_map& view, const search_options& o) {
+        block_astar_impl::begin_query(db, view, start, goal, o, true, ctx, r);
+      }))
+    return r;
   block_astar_impl::begin_query(db, map, start, goal, options, true, ctx, r);
   return r;
 }
@@ -385,6 +389,12 @@ bool answers_by_jumps(const database& db, const grid_map& map, const search_opti
 
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out) {
+  // A unit's view has no preparation of its own: the map's choice of jumps holds for it.
+  if (on_unit_view(db.movement(), map, options, out, [&](const grid_map& view, search_options o) {
+        if (!o.jumps && answers_by_jumps(db, map, options)) o.jumps = true;
+        block_astar(db, view, start, goal, o, ctx, out);
+      }))
+    return;
   if (answers_by_jumps(db, map, options)) return jump_point_search(db.movement(), map, start, goal, options, ctx, out);
   block_astar_impl::begin_query(db, map, start, goal, options, false, ctx, out);
 }
