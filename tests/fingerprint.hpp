@@ -192,6 +192,13 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
   large.open_squares = true;
   large.square_levels = search_options::kMaxSquareLevels;
   v.push_back({"block-astar/large-squares", block(large)});
+  // Units (lddb/unit.hpp): a 2 x 2 one, and one that also crosses trees ('T').
+  raw_options two(hd);
+  two.unit.size = 2;
+  v.push_back({"block-astar/size-2", block(two)});
+  raw_options trees(hd);
+  trees.unit.movement = movement_class::of(".GST");
+  v.push_back({"block-astar/class-trees", block(trees)});
   if (r.on_vertices()) {
     raw_options fixed(hd);
     fixed.open_squares = false;
@@ -207,6 +214,11 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
     v.push_back({"lazy-theta", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    lazy_theta_star(r, m, s, t, raw_options(hd), c, out);
                  }});
+    v.push_back({"theta/size-1", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
+                   raw_options o(hd);
+                   o.unit.size = 1;
+                   theta_star(r, m, s, t, o, c, out);
+                 }});
   } else {
     raw_options squares(hd);  // off by default for the cell rules
     squares.open_squares = true;
@@ -220,6 +232,11 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                  }});
     v.push_back({"astar/zero-h", [r](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    astar(r, m, s, t, raw_options(heuristic_kind::zero), c, out);
+                 }});
+    v.push_back({"astar/size-3", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
+                   raw_options o(hd);
+                   o.unit.size = 3;
+                   astar(r, m, s, t, o, c, out);
                  }});
     if (jump_point_search_supports(r)) {
       v.push_back({"jps", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {

@@ -33,6 +33,11 @@
 //    stale table must not be read), Block A*'s raw path costs what it costs without them
 //    (tile and octile: A*'s and the Dijkstra's; A* and the Theta*s also use what was
 //    prepared; smoothed any-angle paths may differ, as paths of one least cost may);
+//  * with a unit (the input's last byte, bit 7: size 0..4, ground, water or both, some free
+//    cells made water and toggles that change water), Block A*, A*, jump point search and
+//    the Theta*s with search_options::unit answer exactly as without it on the unit's map
+//    drawn here from its squares, and that map passes every check above; before and after
+//    the toggles, so that the view kept current by set_blocked and set_terrain is checked;
 //  * with a weight w > 1, every search (Block A*, A* or Theta* and Lazy Theta*) again: the
 //    status it has at weight 1, a path the checker accepts, and a cost at most w x its cost
 //    at weight 1 (and, for cells, w x the Dijkstra optimum).
@@ -268,6 +273,71 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
   return ba;
 }
 
+// A unit (search_options::unit) chosen by the input's last byte, when its bit 7 is set:
+// size 0..4 by bits 0..2, the class by bits 3..4, and the map's free cells of a pattern
+// the byte picks made water ('W').
+struct unit_choice {
+  bool active = false;
+  lddb::unit unit;
+};
+unit_choice unit_of(const std::uint8_t* data, std::size_t size) {
+  unit_choice c;
+  if (size < 9 || !(data[size - 1] & 0x80u)) return c;
+  const std::uint8_t u = data[size - 1];
+  const lddb::movement_class classes[3] = {lddb::movement_class::ground(), lddb::movement_class::of("W"),
+                                           lddb::movement_class::of(".GSW")};
+  c.active = true;
+  c.unit = lddb::unit{u % 5, classes[((u >> 3) & 3u) % 3]};
+  return c;
+}
+
+// The map a unit sees, drawn here cell by cell from the unit's squares and the cells'
+// types, never from grid_map::view: cell (x, y) blocked when a cell of the footprint x
+// footprint square from it is off the map or of a type outside the class.
+lddb::grid_map unit_map(const rule& r, const lddb::grid_map& m, const lddb::unit& u) {
+  const int f = lddb::unit_footprint(r, u);
+  const auto closed = [&](int x, int y) {
+    for (int dy = 0; dy < f; ++dy)
+      for (int dx = 0; dx < f; ++dx)
+        if (!m.in_bounds(x + dx, y + dy) || !u.movement.contains(m.terrain_at(x + dx, y + dy))) return true;
+    return false;
+  };
+  lddb::grid_map direct(m.width(), m.height(), m.block());
+  for (int y = 0; y < m.height(); ++y)
+    for (int x = 0; x < m.width(); ++x)
+      if (closed(x, y)) direct.set_blocked(x, y, true);
+  return direct;
+}
+
+// The searches with the unit on the map answer as the same searches without it on the
+// unit's map drawn apart, which check_query holds to every oracle.
+void check_unit(int which, const lddb::grid_map& m, const lddb::unit& u, point s, point g, lddb::search_context& warm) {
+  const lddb::database& db = shipped(which);
+  const rule r = db.movement();
+  const lddb::grid_map direct = unit_map(r, m, u);
+  check_query(which, direct, s, g, false, kWeights[0], nullptr, false, true, false, warm);
+  lddb::search_options with, without;
+  with.unit = u;
+  with.use_prepared = without.use_prepared = false;
+  const std::string ctx = "unit of size " + std::to_string(u.size) + ", class " + u.movement.name() + "\n" +
+                          describe(r, direct, s, g);
+  const auto same = [&](const char* who, const lddb::search_result& a, const lddb::search_result& b) {
+    require(a.status == b.status && a.cost == b.cost && a.path == b.path,
+            std::string(who) + " with the unit: " + lddb::search_status_name(a.status) + " " + a.message +
+                ", on the unit's map: " + lddb::search_status_name(b.status) + "\n" + ctx);
+  };
+  same("Block A*", lddb::block_astar(db, m, s, g, with, warm), lddb::block_astar(db, direct, s, g, without, warm));
+  if (!r.on_vertices()) {
+    same("A*", lddb::astar(r, m, s, g, with, warm), lddb::astar(r, direct, s, g, without, warm));
+    if (lddb::jump_point_search_supports(r))
+      same("jump point search", lddb::jump_point_search(r, m, s, g, with, warm),
+           lddb::jump_point_search(r, direct, s, g, without, warm));
+  } else {
+    same("Theta*", lddb::theta_star(r, m, s, g, with, warm), lddb::theta_star(r, direct, s, g, without, warm));
+    same("Lazy Theta*", lddb::lazy_theta_star(r, m, s, g, with, warm), lddb::lazy_theta_star(r, direct, s, g, without, warm));
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -292,6 +362,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (int k = 0; k < density; ++k) blocked = in.bit() && blocked;
       if (blocked) m.set_blocked(x, y, true);
     }
+  const unit_choice unit = unit_of(data, size);
+  if (unit.active) {  // some free cells made water, and the view built before the changes
+    const std::uint8_t u = data[size - 1];
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        if (!m.blocked(x, y) && (x * 7 + y * 3 + u) % 5 == 0) m.set_terrain(x, y, 'W');
+    (void)lddb::unit_view(shipped(which).movement(), m, unit.unit);
+  }
 
   const bool use_landmarks = (b0 >> 6) & 1u, components = !((b0 >> 7) & 1u);
   std::optional<lddb::landmark_set> landmarks;
@@ -312,11 +390,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const lddb::search_result back = check_query(which, m, g, s, zero_h, weight, lm, prepared, components, large, warm);
   if (which != 2 && first.found()) require(back.found() && back.cost == first.cost, "reverse query costs differ (cells)");
 
-  // Toggle some cells and ask again on the warm context.
+  if (unit.active) check_unit(which, m, unit.unit, s, g, warm);
+
+  // Toggle some cells and ask again on the warm context. With a unit, a toggle's x byte
+  // above 191 makes the cell water (or ground, when it is water) instead.
   bool changed = false;
   for (int t = 0; t < 8 && in.remaining() >= 2; ++t) {
-    const int x = in.byte() % w, y = in.byte() % h;
-    m.set_blocked(x, y, !m.blocked(x, y));
+    const std::uint8_t xb = in.byte();
+    const int x = xb % w, y = in.byte() % h;
+    if (unit.active && xb > 191) m.set_terrain(x, y, m.terrain_at(x, y) == 'W' ? '.' : 'W');
+    else m.set_blocked(x, y, !m.blocked(x, y));
     changed = true;
   }
   if (prepared && in.remaining() >= 1) {  // a frame's upkeep, from none to all of it
@@ -324,5 +407,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (budget != 0) lddb::prepare_step(m, budget == 255 ? ~std::uint64_t{0} >> 1 : budget * std::uint64_t{8});
   }
   if (changed) check_query(which, m, s, g, zero_h, weight, lm, prepared, components, large, warm);
+  if (changed && unit.active) check_unit(which, m, unit.unit, s, g, warm);
   return 0;
 }
