@@ -4,13 +4,19 @@
 // return its documented status and leave a message naming the call and the argument.
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
 #include "lddb/lddb.h"
+#include "lddb/search.hpp"
+#include "test_rng.hpp"
 
 namespace {
 
@@ -69,6 +75,9 @@ void every_handle_call(c_api& f, int kind_index, std::uint64_t h, lddb_status wa
     EXPECT_FAILS(lddb_map_size(map, &i, &j), want, arg);
     EXPECT_FAILS(lddb_map_set_blocked(map, 1, 1, 1), want, arg);
     EXPECT_FAILS(lddb_map_blocked(map, 1, 1, &i), want, arg);
+    std::uint8_t t = 0;
+    EXPECT_FAILS(lddb_map_set_terrain(map, 1, 1, 'W'), want, arg);
+    EXPECT_FAILS(lddb_map_terrain(map, 1, 1, &t), want, arg);
   }
   if (kind_index == 2) {
     EXPECT_FAILS(lddb_context_path(ctx, f.path, 256, &n), want, arg);
@@ -370,7 +379,7 @@ TEST_F(c_api, smoothing_follows_the_rule_unless_asked) {
   for (int i = 0; i < 30; ++i) ASSERT_EQ(lddb_map_set_blocked(m, 5 + i, 20 - i / 2, 1), LDDB_OK);
   lddb_options o;
   ASSERT_EQ(lddb_options_init(&o), LDDB_OK);
-  EXPECT_EQ(o.version, 7u);
+  EXPECT_EQ(o.version, 8u);
   EXPECT_EQ(o.jumps, LDDB_JUMPS_DEFAULT);
   EXPECT_EQ(o.smooth, LDDB_SMOOTH_DEFAULT);
   lddb_result def{}, on{}, off{}, old{};
@@ -516,6 +525,106 @@ TEST_F(c_api, prepare) {
   ASSERT_EQ(lddb_solve(ctx, db, maze, {30, 10}, {50, 10}, &v5, &off, nullptr, 0), LDDB_OK);
   EXPECT_EQ(off.expansions, after.expansions);
   lddb_map_free(maze);
+}
+
+// Units (options version 8): sizes out of 0..LDDB_MAX_UNIT_SIZE refused by every search call
+// with *result untouched; terrain calls off the map or with NULL; the movement helpers on
+// NULL, and on a struct too old to hold a class (nothing written past it).
+TEST_F(c_api, unit_sizes_terrain_and_movement_misuse) {
+  const lddb_query q{{1, 1}, {2, 2}};
+  for (std::int32_t size : {-1, LDDB_MAX_UNIT_SIZE + 1, INT32_MIN, INT32_MAX}) {
+    lddb_options o = opts;
+    o.unit_size = size;
+    const std::string named = "unit_size " + std::to_string(size) + " is outside 0..8";
+    result.status = -7;
+    EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &o, &result, path, 256), LDDB_INVALID_ARGUMENT, named);
+    EXPECT_EQ(result.status, -7);
+    EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &o, &result), LDDB_INVALID_ARGUMENT, named);
+    EXPECT_FAILS(lddb_batch_solve(batch, db, map, &q, 1, &o, &result, path, 256, nullptr), LDDB_INVALID_ARGUMENT,
+                 named);
+    EXPECT_FAILS(lddb_context_reserve(ctx, db, map, &o), LDDB_INVALID_ARGUMENT, named);
+    EXPECT_EQ(result.status, -7);
+  }
+  for (const lddb_point p : std::vector<lddb_point>{{-1, 0}, {16, 0}, {0, 16}, {0, -1}, {INT32_MIN, INT32_MAX}}) {
+    std::uint8_t t = 42;
+    const std::string cell = "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is off the map";
+    EXPECT_FAILS(lddb_map_set_terrain(map, p.x, p.y, 'W'), LDDB_INVALID_ARGUMENT, cell);
+    EXPECT_FAILS(lddb_map_terrain(map, p.x, p.y, &t), LDDB_INVALID_ARGUMENT, cell);
+    EXPECT_EQ(t, 42);
+  }
+  EXPECT_FAILS(lddb_map_terrain(map, 1, 1, nullptr), LDDB_NULL_ARGUMENT, "'type'");
+  EXPECT_FAILS(lddb_movement_add(nullptr, 'W'), LDDB_NULL_ARGUMENT, "'options'");
+  EXPECT_FAILS(lddb_movement_clear(nullptr), LDDB_NULL_ARGUMENT, "'options'");
+  EXPECT_FAILS(lddb_movement_set_letters(nullptr, "W"), LDDB_NULL_ARGUMENT, "'options'");
+  EXPECT_FAILS(lddb_movement_set_letters(&opts, nullptr), LDDB_NULL_ARGUMENT, "'letters'");
+  // A version 7 caller's struct ends where movement begins: the helpers write nothing.
+  lddb_options old = opts;
+  old.version = 7;
+  old.struct_size = offsetof(lddb_options, movement);
+  std::memset(old.movement, 0xAB, sizeof old.movement);
+  EXPECT_FAILS(lddb_movement_add(&old, 'W'), LDDB_INVALID_ARGUMENT, "version 7");
+  EXPECT_FAILS(lddb_movement_set_letters(&old, "W"), LDDB_INVALID_ARGUMENT, "no movement class");
+  EXPECT_FAILS(lddb_movement_clear(&old), LDDB_INVALID_ARGUMENT, "lddb_options_init");
+  old.version = 8;  // a version but a struct_size short of the field: refused too
+  EXPECT_FAILS(lddb_movement_clear(&old), LDDB_INVALID_ARGUMENT, "struct_size 64");
+  for (std::uint8_t byte : old.movement) EXPECT_EQ(byte, 0xAB);
+}
+
+// The C API's unit searches answer as the library's own, called directly with the same
+// unit: random terrain of letters and numbered types, classes built bit by bit through
+// lddb_movement_add, sizes 0 to 3, Block A* and A*.
+TEST_F(c_api, unit_searches_answer_as_the_library) {
+  const lddb::database::open_result opened = lddb::database::open(db_path("octile-4.lddb"));
+  ASSERT_TRUE(opened) << opened.message;
+  const lddb::database& direct = *opened.db;
+  constexpr std::uint8_t kTypes[] = {'.', '.', '.', '.', 'S', 'W', 'W', 'T', '@', 7, 200};
+  lddb_test::rng g(20261128);
+  lddb_map m = 0;
+  ASSERT_EQ(lddb_map_create(40, 40, 4, &m), LDDB_OK);
+  lddb::grid_map own(40, 40, 4);
+  for (int i = 0; i < 1200; ++i) {
+    const int x = g.below(40), y = g.below(40);
+    const std::uint8_t t = kTypes[g.below(static_cast<int>(std::size(kTypes)))];
+    ASSERT_EQ(lddb_map_set_terrain(m, x, y, t), LDDB_OK);
+    own.set_terrain(x, y, t);
+  }
+  lddb::search_context direct_ctx;
+  int found = 0;
+  for (int i = 0; i < 300; ++i) {
+    lddb_options o = opts;
+    lddb::unit u;
+    u.size = g.below(4);
+    u.movement = lddb::movement_class();
+    ASSERT_EQ(lddb_movement_clear(&o), LDDB_OK);
+    for (int k = 0, n = 1 + g.below(4); k < n; ++k) {
+      const std::uint8_t t = kTypes[g.below(static_cast<int>(std::size(kTypes)))];
+      ASSERT_EQ(lddb_movement_add(&o, t), LDDB_OK);
+      u.movement.add(t);
+    }
+    o.unit_size = u.size;
+    o.algorithm = i % 2 ? LDDB_ASTAR : LDDB_BLOCK_ASTAR;
+    lddb::search_options so;
+    so.unit = u;
+    const lddb::point a{g.below(40), g.below(40)}, b{g.below(40), g.below(40)};
+    const lddb::search_result want = i % 2 ? lddb::astar(direct.movement(), own, a, b, so, direct_ctx)
+                                           : lddb::block_astar(direct, own, a, b, so, direct_ctx);
+    lddb_result got{};
+    lddb_solve(ctx, db, m, {a.x, a.y}, {b.x, b.y}, &o, &got, path, 256);
+    const lddb_status status = want.status == lddb::search_status::found           ? LDDB_OK
+                               : want.status == lddb::search_status::no_path       ? LDDB_NO_PATH
+                               : want.status == lddb::search_status::invalid_start ? LDDB_INVALID_START
+                                                                                   : LDDB_INVALID_GOAL;
+    EXPECT_EQ(got.status, status) << i << ": " << want.message;
+    if (!want.found()) continue;
+    ++found;
+    EXPECT_EQ(got.cost_fixed, want.cost) << i;
+    EXPECT_EQ(got.expansions, want.stats.expanded) << i;
+    ASSERT_EQ(got.path_count, want.path.size()) << i;
+    for (std::size_t k = 0; k < want.path.size(); ++k)
+      EXPECT_TRUE(path[k].x == want.path[k].x && path[k].y == want.path[k].y) << i << " point " << k;
+  }
+  EXPECT_GE(found, 30);  // the comparison saw paths, not only refusals
+  lddb_map_free(m);
 }
 
 }  // namespace

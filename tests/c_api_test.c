@@ -1,8 +1,10 @@
 /* c_api_test: lddb/lddb.h from C99. Solves with every algorithm on the shipped databases
  * and checks each path with its own code (not the library's): every step legal under the
  * rule, the cost the sum of the steps; then the size query and short buffers, sliced ==
- * one-shot, batch == one by one, budgets, no path and why, landmarks, and loading a .map file. */
+ * one-shot, batch == one by one, budgets, no path and why, landmarks, loading a .map file, and
+ * units of several sizes and movement classes on hand-counted maps. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,7 +376,7 @@ static void landmarks(lddb_context ctx, lddb_database db, lddb_database other, l
   CHECK_STATUS(lddb_options_init(&plain), LDDB_OK);
   with = plain;
   with.landmarks = lm;
-  CHECK(with.version == 7);
+  CHECK(with.version == 8);
   for (k = 0; k < (rule == ANY_ANGLE ? 3 : 2); ++k) {
     plain.algorithm = with.algorithm = k == 0 ? LDDB_BLOCK_ASTAR : rule == ANY_ANGLE ? LDDB_THETA_STAR + k - 1 : LDDB_ASTAR;
     CHECK_STATUS(lddb_solve(ctx, db, map, start, goal, &plain, &a, NULL, 0), LDDB_OK);
@@ -450,6 +452,212 @@ static void large_squares(lddb_context ctx, lddb_database db, enum rule_kind rul
   CHECK_STATUS(lddb_map_free(open), LDDB_OK);
 }
 
+/* ------------------------------------------------------------------ units (options version 8) */
+
+#define UW 10
+#define UH 5
+/* A map drawn in terrain letters; the test's copy is `rows`. */
+static lddb_map draw_map(const char* const* rows, int w, int h) {
+  lddb_map map = 0;
+  int x, y;
+  CHECK_STATUS(lddb_map_create(w, h, 4, &map), LDDB_OK);
+  for (y = 0; y < h; ++y)
+    for (x = 0; x < w; ++x) CHECK_STATUS(lddb_map_set_terrain(map, x, y, (uint8_t)rows[y][x]), LDDB_OK);
+  return map;
+}
+
+/* Is the square of side k from cell (x, y) on the map and of types in `open`? */
+static int square_open(const char* const* rows, int w, int h, const char* open, int x, int y, int k) {
+  int dx, dy;
+  for (dy = 0; dy < k; ++dy)
+    for (dx = 0; dx < k; ++dx) {
+      int cx = x + dx, cy = y + dy;
+      if (cx < 0 || cy < 0 || cx >= w || cy >= h || !strchr(open, rows[cy][cx])) return 0;
+    }
+  return 1;
+}
+
+/* A k x k unit's cell path: every anchor's square open, one move a step, a diagonal with
+ * the (k+1) x (k+1) box it sweeps open (corners forbidden, the shipped octile rule); the cost
+ * the sum of the steps. Any-angle: each segment, sampled, moves the open square over no
+ * closed cell. */
+static void check_unit_path(const char* const* rows, int w, int h, const char* open, enum rule_kind rule, int k,
+                            const lddb_point* p, size_t n, const lddb_result* r) {
+  uint64_t cost = 0;
+  size_t i;
+  CHECK(n >= 1);
+  if (rule == ANY_ANGLE) {
+    for (i = 1; i < n; ++i) {
+      double dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+      int s, steps = (int)(sqrt(dx * dx + dy * dy) * 97) + 1;
+      for (s = 0; s <= steps; ++s) {
+        double t = (double)s / steps, px = p[i - 1].x + t * dx, py = p[i - 1].y + t * dy;
+        int cx, cy;
+        if (k == 0) {
+          if (px != floor(px) && py != floor(py)) CHECK(square_open(rows, w, h, open, (int)px, (int)py, 1));
+          continue;
+        }
+        for (cy = (int)floor(py); cy < (int)ceil(py + k); ++cy)
+          for (cx = (int)floor(px); cx < (int)ceil(px + k); ++cx) CHECK(square_open(rows, w, h, open, cx, cy, 1));
+      }
+    }
+    return;
+  }
+  for (i = 0; i < n; ++i) CHECK(square_open(rows, w, h, open, p[i].x, p[i].y, k < 1 ? 1 : k));
+  for (i = 1; i < n; ++i) {
+    int dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+    CHECK(abs(dx) <= 1 && abs(dy) <= 1 && abs(dx) + abs(dy) >= 1);
+    if (dx && dy) {
+      CHECK(rule == OCTILE);
+      const int bx = dx > 0 ? p[i - 1].x : p[i].x, by = dy > 0 ? p[i - 1].y : p[i].y;
+      CHECK(square_open(rows, w, h, open, bx, by, (k < 1 ? 1 : k) + 1));
+      cost += kSqrt2;
+    } else {
+      cost += kOne;
+    }
+  }
+  CHECK(r->cost_fixed == cost);
+}
+
+static int in_class(const lddb_options* o, uint8_t t) { return (o->movement[t >> 3] >> (t & 7)) & 1; }
+
+static lddb_status unit_solve(lddb_context ctx, lddb_database db, lddb_map map, lddb_point a, lddb_point b,
+                              const lddb_options* o, lddb_result* r, lddb_point* path) {
+  return lddb_solve(ctx, db, map, a, b, o, r, path, MAX_PATH);
+}
+
+/* A wall with a one-cell gap: a one-cell unit (and a point) passes, a 2 x 2 one only once
+ * set_terrain widens the gap; a 3 x 3 one at (0,0) would stand in the wall. Costs counted by
+ * hand: the 2 x 2 unit must stand at x = 5 while it covers the wall's row. */
+static void unit_sizes(lddb_context ctx, lddb_database db, enum rule_kind rule) {
+  static const char* rows[UH] = {"..........", "..........", "@@@@@.@@@@", "..........", ".........."};
+  static const char* wide[UH] = {"..........", "..........", "@@@@@..@@@", "..........", ".........."};
+  static lddb_point path[MAX_PATH];
+  const lddb_point start = pt(0, 0), goal = pt(0, 3);
+  const uint64_t one_cell = rule == OCTILE ? 11 * kOne + kSqrt2 : 13 * kOne;
+  lddb_map map = draw_map(rows, UW, UH);
+  lddb_options o, plain;
+  lddb_result r, s;
+  lddb_query q[3];
+  lddb_result rs[3];
+  lddb_batch batch = 0;
+  lddb_status st;
+  int a, k;
+  CHECK_STATUS(lddb_options_init(&o), LDDB_OK);
+  CHECK(o.unit_size == 0 && in_class(&o, '.') && in_class(&o, 'G') && in_class(&o, 'S') && !in_class(&o, 'W'));
+  plain = o;
+  for (a = 0; a < 2; ++a) { /* Block A*, then A* or Theta* */
+    o.algorithm = a == 0 ? LDDB_BLOCK_ASTAR : rule == ANY_ANGLE ? LDDB_THETA_STAR : LDDB_ASTAR;
+    for (k = 0; k <= 2; ++k) {
+      /* Any-angle: a square cannot pass a gap, nor stand in a corridor, exactly its side. */
+      const lddb_status want = k == 0 || (k == 1 && rule != ANY_ANGLE) ? LDDB_OK
+                               : k == 2 && rule == ANY_ANGLE        ? LDDB_INVALID_START
+                                                                    : LDDB_NO_PATH;
+      o.unit_size = k;
+      st = unit_solve(ctx, db, map, start, goal, &o, &r, path);
+      CHECK(st == want);
+      if (st != LDDB_OK) continue;
+      check_unit_path(rows, UW, UH, ".", rule, k, path, (size_t)r.path_count, &r);
+      if (rule != ANY_ANGLE) CHECK(r.cost_fixed == one_cell);
+    }
+  }
+  o.algorithm = LDDB_BLOCK_ASTAR;
+  o.unit_size = 3;
+  CHECK_STATUS(unit_solve(ctx, db, map, start, goal, &o, &r, path), LDDB_INVALID_START);
+  CHECK(strstr(lddb_last_error(), "size 3") != NULL);
+  /* A version 7 struct has no unit: what lies where unit_size and movement are now is not read. */
+  o.unit_size = 2;
+  CHECK_STATUS(lddb_movement_set_letters(&o, "W"), LDDB_OK);
+  CHECK_STATUS(unit_solve(ctx, db, map, start, goal, &o, &r, path), LDDB_INVALID_START); /* (0,0) is not water */
+  o.version = 7;
+  o.struct_size = (uint32_t)offsetof(lddb_options, movement); /* version 7's sizeof, padding included */
+  CHECK_STATUS(unit_solve(ctx, db, map, start, goal, &o, &r, path), LDDB_OK);
+  CHECK_STATUS(unit_solve(ctx, db, map, start, goal, &plain, &s, path), LDDB_OK);
+  CHECK(r.cost_fixed == s.cost_fixed && r.expansions == s.expansions && r.path_count == s.path_count);
+  CHECK_STATUS(lddb_movement_add(&o, 'W'), LDDB_INVALID_ARGUMENT); /* no room for it: nothing written */
+
+  /* The gap widened: the map's unit views follow set_terrain. */
+  CHECK_STATUS(lddb_map_set_terrain(map, 6, 2, '.'), LDDB_OK);
+  o = plain;
+  o.unit_size = rule == ANY_ANGLE ? 1 : 2;
+  CHECK_STATUS(unit_solve(ctx, db, map, start, goal, &o, &r, path), LDDB_OK);
+  check_unit_path(wide, UW, UH, ".", rule, o.unit_size, path, (size_t)r.path_count, &r);
+  if (rule != ANY_ANGLE) CHECK(r.cost_fixed == 13 * kOne);
+  st = lddb_search_begin(ctx, db, map, start, goal, &o, &s); /* sliced == one-shot */
+  for (k = 0; st == LDDB_IN_PROGRESS && k < 100000; ++k) st = lddb_search_continue(ctx, 1, &s);
+  CHECK(st == LDDB_OK && s.cost_fixed == r.cost_fixed);
+  o.unit_size = rule == ANY_ANGLE ? 2 : 3;
+  CHECK(unit_solve(ctx, db, map, pt(0, 0), pt(0, 2), &o, &r, path) != LDDB_OK);
+  /* A batch moves the options' unit: each result as one by one. */
+  o.unit_size = rule == ANY_ANGLE ? 1 : 2;
+  q[0].start = start, q[0].goal = goal;
+  q[1].start = goal, q[1].goal = pt(8, 0);
+  q[2].start = pt(UW - 1 + (rule == ANY_ANGLE), 0), q[2].goal = goal; /* the square would leave the map */
+  CHECK_STATUS(lddb_batch_create(2, &batch), LDDB_OK);
+  CHECK_STATUS(lddb_batch_solve(batch, db, map, q, 3, &o, rs, NULL, 0, NULL), LDDB_OK);
+  CHECK(rs[0].status == LDDB_OK && rs[1].status == LDDB_OK && rs[2].status == LDDB_INVALID_START);
+  for (k = 0; k < 3; ++k) {
+    CHECK(unit_solve(ctx, db, map, q[k].start, q[k].goal, &o, &r, path) == (lddb_status)rs[k].status);
+    CHECK(r.cost_fixed == rs[k].cost_fixed && r.expansions == rs[k].expansions);
+  }
+  CHECK_STATUS(lddb_batch_free(batch), LDDB_OK);
+  CHECK_STATUS(lddb_map_free(map), LDDB_OK);
+}
+
+/* Movement classes on a U of water: a boat goes round it, an amphibious unit crosses the
+ * ground between its arms, a ground unit cannot stand in it; a game's numbered type. */
+static void unit_classes(lddb_context ctx, lddb_database db, enum rule_kind rule) {
+  static const char* rows[5] = {".W...W.", ".W...W.", ".W...W.", ".W...W.", ".WWWWW."};
+  static lddb_point path[MAX_PATH];
+  const int size = rule == ANY_ANGLE ? 0 : 1; /* a point; one cell (as size 0 is) */
+  lddb_map map = draw_map(rows, 7, 5);
+  lddb_options o;
+  lddb_result r;
+  uint8_t type = 0;
+  int32_t b = 0, y;
+  CHECK_STATUS(lddb_map_terrain(map, 1, 4, &type), LDDB_OK);
+  CHECK(type == 'W');
+  CHECK_STATUS(lddb_map_blocked(map, 1, 4, &b), LDDB_OK);
+  CHECK(b == 1);
+  CHECK_STATUS(lddb_options_init(&o), LDDB_OK);
+  o.unit_size = size;
+  /* On ground: cell (1,0) is water; vertex (1,0) touches the ground of column 0, cut off by water. */
+  CHECK_STATUS(unit_solve(ctx, db, map, pt(1, 0), pt(5, 0), &o, &r, path),
+               rule == ANY_ANGLE ? LDDB_NO_PATH : LDDB_INVALID_START);
+  CHECK_STATUS(lddb_movement_set_letters(&o, "W"), LDDB_OK);
+  CHECK(in_class(&o, 'W') && !in_class(&o, '.') && !in_class(&o, 'S'));
+  CHECK_STATUS(unit_solve(ctx, db, map, pt(1, 0), pt(5, 0), &o, &r, path), LDDB_OK);
+  check_unit_path(rows, 7, 5, "W", rule, size, path, (size_t)r.path_count, &r);
+  if (rule != ANY_ANGLE) CHECK(r.cost_fixed == 12 * kOne); /* down the arm, along the bottom, up */
+  else CHECK(r.cost > sqrt(17.0) + 7 - 1e-6 && r.cost < 12 + 1e-6); /* at best (1,0) (2,4) (5,4) (5,0) */
+  CHECK_STATUS(lddb_options_init(&o), LDDB_OK);
+  o.unit_size = size;
+  CHECK_STATUS(lddb_movement_add(&o, 'W'), LDDB_OK); /* ground and water */
+  CHECK_STATUS(unit_solve(ctx, db, map, pt(1, 0), pt(5, 0), &o, &r, path), LDDB_OK);
+  check_unit_path(rows, 7, 5, ".W", rule, size, path, (size_t)r.path_count, &r);
+  CHECK(r.cost_fixed == 4 * kOne);
+  /* A numbered type: a road of type 7 down the first column. set_blocked keeps a type that
+   * is closed already (7 is not ground), and writes '.' when it frees the cell. */
+  for (y = 0; y < 5; ++y) CHECK_STATUS(lddb_map_set_terrain(map, 0, y, 7), LDDB_OK);
+  CHECK_STATUS(lddb_movement_clear(&o), LDDB_OK);
+  CHECK_STATUS(lddb_movement_add(&o, 7), LDDB_OK);
+  CHECK_STATUS(lddb_map_set_blocked(map, 0, 2, 1), LDDB_OK);
+  CHECK_STATUS(lddb_map_terrain(map, 0, 2, &type), LDDB_OK);
+  CHECK(type == 7);
+  CHECK_STATUS(unit_solve(ctx, db, map, pt(0, 0), pt(0, 4), &o, &r, path), LDDB_OK);
+  CHECK(r.cost_fixed == 4 * kOne);
+  CHECK_STATUS(lddb_map_set_blocked(map, 0, 2, 0), LDDB_OK);
+  CHECK_STATUS(lddb_map_terrain(map, 0, 2, &type), LDDB_OK);
+  CHECK(type == LDDB_TERRAIN_FREE);
+  CHECK_STATUS(unit_solve(ctx, db, map, pt(0, 0), pt(0, 4), &o, &r, path), LDDB_NO_PATH);
+  /* Every bit clear reads as ground: the default unit's answer. */
+  CHECK_STATUS(lddb_movement_clear(&o), LDDB_OK);
+  o.unit_size = 0;
+  CHECK_STATUS(unit_solve(ctx, db, map, pt(2, 0), pt(4, 0), &o, &r, path), LDDB_OK);
+  CHECK(r.cost_fixed == 2 * kOne);
+  CHECK_STATUS(lddb_map_free(map), LDDB_OK);
+}
+
 int main(void) {
   const char* names[3] = {"tile-4.lddb", "octile-4.lddb", "any-angle-4.lddb"};
   const char* rules[3] = {"tile", "octile", "any-angle"};
@@ -481,6 +689,8 @@ int main(void) {
     }
     batch_matches_single(ctx, db, map, i == ANY_ANGLE);
     large_squares(ctx, db, (enum rule_kind)i);
+    unit_sizes(ctx, db, (enum rule_kind)i);
+    unit_classes(ctx, db, (enum rule_kind)i);
     if (i == OCTILE) {
       no_path_and_bad_points(ctx, db, map);
       search_messages(ctx, db, map);

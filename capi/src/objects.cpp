@@ -1,6 +1,8 @@
 // capi/src/objects.cpp: lddb.h's databases, maps, landmarks, contexts and batch solvers.
+#include <cstddef>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "handles.hpp"
 #include "lddb/data_dir.hpp"
@@ -17,6 +19,34 @@ std::string cell_text(int x, int y) { return "(" + std::to_string(x) + ", " + st
 lddb_status find_map(lddb_map h, const char* fn, std::shared_ptr<grid_map>* out) {
   return find(h, kind::map, fn, "map", out);
 }
+
+// A call on one cell: the map found, its output `out` (named out_name; none when NULL)
+// given, the cell on the map; then body(map).
+template <class Body>
+lddb_status on_cell(const char* fn, lddb_map map, int32_t x, int32_t y, const void* out, const char* out_name,
+                    Body&& body) {
+  return guarded(fn, [&] {
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (out_name && !out) return fail(LDDB_NULL_ARGUMENT, fn, std::string("argument '") + out_name + "' is NULL");
+    if (!m->in_bounds(x, y)) return fail(LDDB_INVALID_ARGUMENT, fn, "cell " + cell_text(x, y) + " is off the map");
+    body(*m);
+    return LDDB_OK;
+  });
+}
+
+// Does the caller's struct reach past lddb_options.movement? An older one is shorter than
+// ours, and writing the field would write past its end.
+lddb_status has_movement(const char* fn, const lddb_options* o) {
+  if (!o) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'options' is NULL");
+  if (o->version < 8 || o->struct_size < offsetof(lddb_options, movement) + sizeof o->movement)
+    return fail(LDDB_INVALID_ARGUMENT, fn,
+                "options: version " + std::to_string(o->version) + " / struct_size " + std::to_string(o->struct_size) +
+                    " has no movement class (version 8): call lddb_options_init first");
+  return LDDB_OK;
+}
+
+void add_type(lddb_options* o, std::uint8_t t) { o->movement[t >> 3] |= static_cast<std::uint8_t>(1u << (t & 7)); }
 
 }  // namespace
 
@@ -158,26 +188,21 @@ LDDB_API lddb_status lddb_map_size(lddb_map map, int32_t* width, int32_t* height
 }
 
 LDDB_API lddb_status lddb_map_set_blocked(lddb_map map, int32_t x, int32_t y, int32_t blocked) {
-  static const char* fn = "lddb_map_set_blocked";
-  return guarded(fn, [&] {
-    std::shared_ptr<grid_map> m;
-    if (const lddb_status s = find_map(map, fn, &m)) return s;
-    if (!m->in_bounds(x, y)) return fail(LDDB_INVALID_ARGUMENT, fn, "cell " + cell_text(x, y) + " is off the map");
-    m->set_blocked(x, y, blocked != 0);
-    return LDDB_OK;
-  });
+  return on_cell("lddb_map_set_blocked", map, x, y, nullptr, nullptr,
+                 [&](grid_map& m) { m.set_blocked(x, y, blocked != 0); });
 }
 
 LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_t* blocked) {
-  static const char* fn = "lddb_map_blocked";
-  return guarded(fn, [&] {
-    std::shared_ptr<grid_map> m;
-    if (const lddb_status s = find_map(map, fn, &m)) return s;
-    if (!blocked) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'blocked' is NULL");
-    if (!m->in_bounds(x, y)) return fail(LDDB_INVALID_ARGUMENT, fn, "cell " + cell_text(x, y) + " is off the map");
-    *blocked = m->blocked(x, y) ? 1 : 0;
-    return LDDB_OK;
-  });
+  return on_cell("lddb_map_blocked", map, x, y, blocked, "blocked",
+                 [&](grid_map& m) { *blocked = m.blocked(x, y) ? 1 : 0; });
+}
+
+LDDB_API lddb_status lddb_map_set_terrain(lddb_map map, int32_t x, int32_t y, uint8_t type) {
+  return on_cell("lddb_map_set_terrain", map, x, y, nullptr, nullptr, [&](grid_map& m) { m.set_terrain(x, y, type); });
+}
+
+LDDB_API lddb_status lddb_map_terrain(lddb_map map, int32_t x, int32_t y, uint8_t* type) {
+  return on_cell("lddb_map_terrain", map, x, y, type, "type", [&](grid_map& m) { *type = m.terrain_at(x, y); });
 }
 
 // ----------------------------------------------------------------------------- landmarks
@@ -281,6 +306,36 @@ LDDB_API lddb_status lddb_options_init(lddb_options* options) {
     options->weight = 1.0;
     options->use_prepared = 1;
     options->jumps = LDDB_JUMPS_DEFAULT;
+    for (const char t : std::string_view(".GS")) add_type(options, static_cast<std::uint8_t>(t));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_movement_add(lddb_options* options, uint8_t type) {
+  static const char* fn = "lddb_movement_add";
+  return guarded(fn, [&] {
+    if (const lddb_status s = has_movement(fn, options)) return s;
+    add_type(options, type);
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_movement_set_letters(lddb_options* options, const char* letters) {
+  static const char* fn = "lddb_movement_set_letters";
+  return guarded(fn, [&] {
+    if (const lddb_status s = has_movement(fn, options)) return s;
+    if (!letters) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'letters' is NULL");
+    std::memset(options->movement, 0, sizeof options->movement);
+    for (const char* c = letters; *c; ++c) add_type(options, static_cast<std::uint8_t>(*c));
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_movement_clear(lddb_options* options) {
+  static const char* fn = "lddb_movement_clear";
+  return guarded(fn, [&] {
+    if (const lddb_status s = has_movement(fn, options)) return s;
+    std::memset(options->movement, 0, sizeof options->movement);
     return LDDB_OK;
   });
 }

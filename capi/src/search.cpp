@@ -10,6 +10,7 @@
 
 namespace lddb::capi {
 
+static_assert(LDDB_MAX_UNIT_SIZE == unit::kMaxSize, "lddb.h's unit sizes are the library's");
 static_assert(sizeof(lddb_point) == sizeof(point) && offsetof(lddb_point, y) == offsetof(point, y),
               "lddb_point and lddb::point share a layout, so paths are copied as bytes");
 
@@ -71,6 +72,18 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
   out->options.weight = o.weight;
   out->options.use_prepared = o.version < 6 || o.use_prepared != 0;
   if (o.version >= 7 && o.jumps >= 0) out->options.jumps = o.jumps != 0;
+  // Version 8. Read only then: a version 7 struct's padding lies where unit_size is now.
+  if (o.version >= 8) {
+    if (o.unit_size < 0 || o.unit_size > unit::kMaxSize)
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "options: unit_size " + std::to_string(o.unit_size) + " is outside 0.." +
+                      std::to_string(unit::kMaxSize) + " (the unit's side in cells; 0 the default)");
+    out->options.unit.size = o.unit_size;
+    movement_class m;
+    for (int t = 0; t < 256; ++t)
+      if ((o.movement[t >> 3] >> (t & 7)) & 1u) m.add(static_cast<terrain>(t));
+    if (!m.empty()) out->options.unit.movement = m;  // empty: ground, lddb.h says
+  }
   if (o.landmarks != 0) {
     std::shared_ptr<landmark_set> l;
     if (const lddb_status st = find(o.landmarks, kind::landmarks, fn, "options->landmarks", &l)) return st;

@@ -14,9 +14,10 @@
  *
  * Threading. Every call may be made from any thread. A database is immutable and may be
  * shared by any number of threads. A map may be shared for solving, but must not be
- * changed (lddb_map_set_blocked) while a search on it runs. A context holds one thread's
- * search state: use one per thread (calls on one context from two threads at once are
- * serialised, not run in parallel). A batch solver runs one batch at a time.
+ * changed (lddb_map_set_blocked, lddb_map_set_terrain) while a search on it runs. A context
+ * holds one thread's search state: use one per thread (calls on one context from two
+ * threads at once are serialised, not run in parallel). A batch solver runs one batch at a
+ * time.
  *
  * Status. Every call returns an lddb_status; anything but LDDB_OK comes with a message for
  * the calling thread, lddb_last_error(), that names the argument or file and the problem.
@@ -25,7 +26,8 @@
  * still reports the count needed).
  *
  * Points are cells (x = column, y = row, (0,0) top-left) for the tile and octile rules and
- * cell corners (vertices) for any-angle rules. Costs are in units of length (a straight
+ * cell corners (vertices) for any-angle rules; for a unit larger than a cell (lddb_options,
+ * unit_size) the unit's top-left cell or corner. Costs are in units of length (a straight
  * move costs 1); cost_fixed is the same cost in the library's fixed point (2^32 = 1). */
 #ifndef LDDB_LDDB_H
 #define LDDB_LDDB_H
@@ -78,7 +80,7 @@ typedef struct lddb_point {
   int32_t x, y;
 } lddb_point;
 
-typedef struct lddb_query {
+typedef struct lddb_query { /* fixed: a batch's unit is its options' (lddb_batch_solve) */
   lddb_point start, goal;
 } lddb_query;
 
@@ -107,7 +109,7 @@ typedef enum lddb_heuristic {
 #define LDDB_SMOOTH_OFF 0        /* the search's own path: every cell for tile and octile */
 #define LDDB_SMOOTH_ON 1
 
-#define LDDB_OPTIONS_VERSION 7
+#define LDDB_OPTIONS_VERSION 8
 
 /* Set by lddb_options_init; later versions only append fields, and the library reads only
  * the fields that struct_size covers. */
@@ -153,8 +155,36 @@ typedef struct lddb_options {
                               (jump point search on maps without scattered obstacles, none on
                               a map not prepared); 0 Block A* always; 1 jump point search
                               (lddb/search.hpp, search_options::jumps). Other rules: ignored */
+  /* Version 8: the unit that moves (lddb/unit.hpp). Every search, sliced and batched ones
+   * too, searches the map as that unit sees it, with the same database; start and goal
+   * (and the path's points) are the unit's top-left cell (tile, octile) or top-left corner
+   * (any-angle). A start or goal where the unit cannot stand is INVALID_START / _GOAL, the
+   * message naming the unit. A struct of version 7 or less searches with the default unit. */
+  int32_t unit_size;       /* 0 (default) to LDDB_MAX_UNIT_SIZE, else INVALID_ARGUMENT. Tile and
+                              octile: the unit fills unit_size x unit_size cells (0 and 1 are
+                              the one-cell unit); a move is legal when the cells the square
+                              sweeps are open to it, and a diagonal obeys the rule's corner
+                              cutting as a one-cell unit's does. Any-angle: a unit_size x
+                              unit_size square whose top-left corner moves between vertices
+                              (0: the point of the any-angle rules); it may touch closed
+                              cells but not pass a gap, nor stand in a corridor, exactly its
+                              side wide, as a point may not run between two closed cells */
+  uint8_t movement[32];    /* the movement class: the terrain types (lddb_map_set_terrain) the
+                              unit may stand on, as 256 bits: type t is in it when
+                              movement[t >> 3] & (1u << (t & 7)). lddb_options_init sets
+                              ground, the types '.', 'G' and 'S' (the cells lddb_map_blocked
+                              calls free); lddb_movement_add / _set_letters / _clear change it.
+                              An empty set (all 32 bytes 0) is read as ground too: no class
+                              without a type would open any cell */
 } lddb_options;
 #define LDDB_JUMPS_DEFAULT (-1)
+#define LDDB_MAX_UNIT_SIZE 8
+
+/* Terrain types (one byte a cell). The Moving AI letters by their character: '.' and 'G'
+ * ground, 'S' swamp (all three ground), 'W' water, 'T' trees, '@' and 'O' out of bounds;
+ * any other value is the game's own. */
+#define LDDB_TERRAIN_FREE ((uint8_t)'.')    /* what lddb_map_set_blocked(.., 0) writes */
+#define LDDB_TERRAIN_BLOCKED ((uint8_t)'@') /* what lddb_map_set_blocked(.., 1) writes */
 
 typedef struct lddb_result {
   int32_t status;        /* lddb_status of the search: LDDB_OK when a path was found */
@@ -199,14 +229,28 @@ LDDB_API lddb_status lddb_find_database(const char* file_name, const char* dir, 
 
 /* Maps, all cells free on creation. width and height 1..16384, block 2..5 (the block size
  * of the database Block A* will use; other searches ignore it): else INVALID_ARGUMENT.
- * load: a Moving AI .map file; IO_ERROR when unreadable, INVALID_MAP when it does not parse.
- * set_blocked/blocked: INVALID_ARGUMENT for a cell off the map. */
+ * load: a Moving AI .map file, keeping each cell's letter as its terrain type; IO_ERROR when
+ * unreadable, INVALID_MAP when it does not parse.
+ * set_blocked/blocked: INVALID_ARGUMENT for a cell off the map. blocked is 1 when the cell's
+ * type is not ground ('.', 'G', 'S'): closed to the default unit. set_blocked changes the
+ * type only when the cell's passability changes: blocking writes LDDB_TERRAIN_BLOCKED,
+ * freeing LDDB_TERRAIN_FREE.
+ * set_terrain/terrain: the cell's terrain type (LDDB_TERRAIN_*; lddb_options.movement says
+ * which types a unit may stand on). set_terrain also blocks the cell when the type is not
+ * ground and frees it when it is; a map that holds only '.' and '@' keeps no types, the
+ * first other one costs a byte a cell. Each unit (size and class) searches have asked
+ * about keeps a view of the map, about 1.6 bytes a cell, which set_blocked and set_terrain
+ * keep current (work about the square of the unit's side, a view).
+ * Like set_blocked, not while a search or batch reads the map. INVALID_ARGUMENT for a cell
+ * off the map; NULL `type`: NULL_ARGUMENT. */
 LDDB_API lddb_status lddb_map_create(int32_t width, int32_t height, int32_t block, lddb_map* out);
 LDDB_API lddb_status lddb_map_load(const char* path, int32_t block, lddb_map* out);
 LDDB_API lddb_status lddb_map_free(lddb_map map);
 LDDB_API lddb_status lddb_map_size(lddb_map map, int32_t* width, int32_t* height);
 LDDB_API lddb_status lddb_map_set_blocked(lddb_map map, int32_t x, int32_t y, int32_t blocked);
 LDDB_API lddb_status lddb_map_blocked(lddb_map map, int32_t x, int32_t y, int32_t* blocked);
+LDDB_API lddb_status lddb_map_set_terrain(lddb_map map, int32_t x, int32_t y, uint8_t type);
+LDDB_API lddb_status lddb_map_terrain(lddb_map map, int32_t x, int32_t y, uint8_t* type);
 
 /* Landmarks (lddb/landmarks.hpp): a differential heuristic for one map under the rule of
  * `db`, given to searches through lddb_options.landmarks. build places `count` (1..32)
@@ -282,12 +326,23 @@ LDDB_API lddb_status lddb_context_reserve(lddb_context ctx, lddb_database db, ld
 /* Defaults into *options (NULL_ARGUMENT for NULL). */
 LDDB_API lddb_status lddb_options_init(lddb_options* options);
 
+/* The movement class of options (version 8 or later; an older struct has no room for it:
+ * INVALID_ARGUMENT, nothing written). add puts one type into the class: after
+ * lddb_options_init, lddb_movement_add(&o, 'W') gives ground and water (amphibious).
+ * set_letters makes the class exactly the characters of the NUL-terminated `letters`:
+ * "W" for boats, ".GSW" amphibious; "" empties it, which reads as ground. clear empties it,
+ * for a game that then adds its own numbered types one by one (until it adds one, the
+ * empty class reads as ground). NULL options or letters: NULL_ARGUMENT. */
+LDDB_API lddb_status lddb_movement_add(lddb_options* options, uint8_t type);
+LDDB_API lddb_status lddb_movement_set_letters(lddb_options* options, const char* letters);
+LDDB_API lddb_status lddb_movement_clear(lddb_options* options);
+
 /* One search under the database's rule, by options->algorithm (A* and the Theta*s read only
  * the rule from db). options may be NULL (defaults). Returns the search's outcome (OK,
  * NO_PATH, INVALID_START, INVALID_GOAL, RULE_MISMATCH, BUDGET_EXHAUSTED), and then
  * *result holds it too; or an argument error (NULL_ARGUMENT, BAD_HANDLE,
- * WRONG_HANDLE_KIND, INVALID_ARGUMENT for an unknown algorithm or heuristic, a weight out
- * of range or an algorithm the rule does not have), with *result untouched.
+ * WRONG_HANDLE_KIND, INVALID_ARGUMENT for an unknown algorithm or heuristic, a weight or
+ * unit_size out of range or an algorithm the rule does not have), with *result untouched.
  * The path: path NULL with capacity 0 only reports result->path_count; a buffer shorter
  * than the path gives BUFFER_TOO_SMALL (result->status still has the outcome and
  * result->path_count the count needed); else the points are copied. Either way the context
@@ -326,7 +381,9 @@ LDDB_API lddb_status lddb_search_continue(lddb_context ctx, uint64_t max_expansi
  * (each carries its own outcome), even if some found no path. paths may be NULL with
  * path_capacity 0 to ask only the counts; *paths_needed (may be NULL) gets the total
  * number of points; a short paths buffer gives BUFFER_TOO_SMALL with results filled and no
- * point copied. count 0 returns OK at once (queries and results may then be NULL). */
+ * point copied. count 0 returns OK at once (queries and results may then be NULL).
+ * Every query of a batch is for the unit of `options` (lddb_query has no version, and an
+ * array of it a fixed stride, so it gains no field): a batch per unit size and class. */
 LDDB_API lddb_status lddb_batch_create(uint32_t threads, lddb_batch* out);
 LDDB_API lddb_status lddb_batch_free(lddb_batch batch);
 LDDB_API lddb_status lddb_batch_solve(lddb_batch batch, lddb_database db, lddb_map map, const lddb_query* queries,

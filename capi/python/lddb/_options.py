@@ -38,7 +38,8 @@ class Options(ctypes.Structure):
                 ("smooth", ctypes.c_int32), ("open_squares", ctypes.c_int32),
                 ("max_expansions", ctypes.c_uint64), ("weight", ctypes.c_double),
                 ("landmarks", ctypes.c_uint64), ("square_levels", ctypes.c_int32),
-                ("use_prepared", ctypes.c_int32), ("jumps", ctypes.c_int32)]
+                ("use_prepared", ctypes.c_int32), ("jumps", ctypes.c_int32),
+                ("unit_size", ctypes.c_int32), ("movement", ctypes.c_uint8 * 32)]
 
 
 class Preparation(ctypes.Structure):
