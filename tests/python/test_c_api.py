@@ -181,6 +181,7 @@ def main():
             raises(got.raise_for_status, type(e), got.message)
 
     reasons(lib, db, grid, ctx)
+    units(lib, db, ctx)
     keyword_options(lib, db, grid, ctx, blocked)
     errors(lib, db, grid, ctx)
     ctx.close()
@@ -231,6 +232,93 @@ def reasons(lib, db, grid, ctx):
     r = ctx.solve(db, grid, (1, 1), (28, 2), max_expansions=1)
     expect(r.status is lddb.Status.BUDGET_EXHAUSTED and not r.found and "budget" in r.message, f"{r.status} {r.message}")
     expect(r.path[0] == (1, 1), "a budget's path starts at the start")
+
+
+def check_unit_path(rows, path, k, open_types, cost_fixed):
+    """A k x k unit's octile path: every anchor's square on open types, one move a step, a
+    diagonal's (k+1) x (k+1) box open (corners forbidden), the cost the sum of the moves."""
+    def square(x, y, side):
+        return all(0 <= y + dy < len(rows) and 0 <= x + dx < len(rows[0]) and rows[y + dy][x + dx] in open_types
+                   for dy in range(side) for dx in range(side))
+    total = 0
+    expect(all(square(x, y, k) for x, y in path), f"a square off its types on {path}")
+    for (x0, y0), (x1, y1) in zip(path, path[1:]):
+        dx, dy = x1 - x0, y1 - y0
+        expect(max(abs(dx), abs(dy)) == 1, f"step {(x0, y0)} -> {(x1, y1)} is not one move")
+        if dx and dy:
+            expect(square(min(x0, x1), min(y0, y1), k + 1), f"diagonal {(x0, y0)} -> {(x1, y1)} clips a closed cell")
+            total += SQRT2
+        else:
+            total += ONE
+    expect(total == cost_fixed, f"unit cost {cost_fixed} != sum of the steps {total}")
+
+
+def units(lib, db, ctx):
+    """size= and movement= on hand-counted octile maps; set_terrain/terrain; load_map's letters."""
+    rows = ["..........", "..........", "@@@@@.@@@@", "..........", ".........."]
+    with lib.create_map(10, 5, db.block_size()) as gap:
+        for y, row in enumerate(rows):
+            for x, t in enumerate(row):
+                gap.set_terrain(x, y, t)
+        ends = ((0, 0), (0, 3))
+        for algorithm in ("block_astar", "astar"):
+            one = ctx.solve(db, gap, *ends, algorithm=algorithm, size=1)
+            expect(one.found and one.cost_fixed == 11 * ONE + SQRT2, f"one cell: {one.status} {one.cost_fixed}")
+            expect(one == ctx.solve(db, gap, *ends, algorithm=algorithm), "size 1 is the default unit")
+            two = ctx.solve(db, gap, *ends, algorithm=algorithm, size=2)
+            expect(two.status is lddb.Status.NO_PATH, f"2 x 2 through a one-cell gap: {two.status}")
+        raises(lambda: ctx.solve(db, gap, *ends, size=3), lddb.InvalidStart, "for a unit of size 3")
+        old = lib.options(size=2, movement="W")  # a version 7 struct has no unit
+        old.version = 7
+        expect(ctx.solve(db, gap, *ends, options=old) == ctx.solve(db, gap, *ends), "version 7 options")
+        gap.set_terrain(6, 2, ".")  # the gap widened: the unit's view follows
+        rows[2] = "@@@@@..@@@"
+        two = ctx.solve(db, gap, *ends, size=2)
+        expect(two.found and two.cost_fixed == 13 * ONE, f"2 x 2 through a two-cell gap: {two.status} {two.cost_fixed}")
+        check_unit_path(rows, two.path, 2, ".", two.cost_fixed)
+        queries = [ends, ((0, 3), (8, 0)), ((9, 0), (0, 0))]  # (9, 0): the square would leave the map
+        with lib.create_batch(2) as batch:
+            got = batch.solve(db, gap, queries, size=2)
+        expect([r.status for r in got] == ["ok", "ok", "invalid_start"], str([r.status for r in got]))
+        expect(got[:2] == [ctx.solve(db, gap, a, b, size=2) for a, b in queries[:2]], "batch == one by one")
+        expect("size 2" in got[2].message, got[2].message)
+
+    with tempfile.TemporaryDirectory() as tmp:  # a U of water, read from a Moving AI file
+        lake = ["TW...W.", ".W...W.", ".W...W.", ".W...W.", ".WWWWWG"]
+        path = os.path.join(tmp, "lake.map")
+        with open(path, "w") as f:
+            f.write("type octile\nheight 5\nwidth 7\nmap\n" + "\n".join(lake) + "\n")
+        with lib.load_map(path, db.block_size()) as water:
+            expect([water.terrain(x, 0) for x in range(7)] == list(lake[0]), "load_map keeps the letters")
+            expect(water.blocked(1, 0) and water.blocked(0, 0) and not water.blocked(6, 4), "letters' passability")
+            ends = ((1, 0), (5, 0))
+            raises(lambda: ctx.solve(db, water, *ends), lddb.InvalidStart, "start cell (1,0) is blocked")
+            for boat in ("W", [ord("W")], b"W", (c for c in b"W")):
+                r = ctx.solve(db, water, *ends, movement=boat)
+                expect(r.found and r.cost_fixed == 12 * ONE, f"boat {boat!r}: {r.status} {r.cost_fixed}")
+                check_unit_path(lake, r.path, 1, "W", r.cost_fixed)
+            r = ctx.solve(db, water, *ends, movement=".GSW", algorithm="astar")
+            expect(r.found and r.cost_fixed == 4 * ONE, f"amphibious: {r.status} {r.cost_fixed}")
+            for y in range(1, 5):  # a road of the game's type 7 down column 0
+                water.set_terrain(0, y, 7)
+            expect(water.terrain(0, 2) == "\x07" and water.blocked(0, 2), repr(water.terrain(0, 2)))
+            raises(lambda: ctx.solve(db, water, (0, 1), (0, 4)), lddb.InvalidStart, "(0,1)")
+            r = ctx.solve(db, water, (0, 1), (0, 4), movement=[7])
+            expect(r.found and r.cost_fixed == 3 * ONE and r.path == [(0, y) for y in range(1, 5)], repr(r))
+            expect(ctx.solve(db, water, (0, 0), (0, 4), movement=[7, ord("T")]).cost_fixed == 4 * ONE, "types 7 and T")
+            # Bad units and types, each named.
+            raises(lambda: ctx.solve(db, water, *ends, size=9), lddb.InvalidArgument, "unit_size 9 is outside 0..8")
+            raises(lambda: ctx.solve(db, water, *ends, size=-1), lddb.InvalidArgument, "unit_size -1")
+            raises(lambda: ctx.solve(db, water, *ends, size="2"), TypeError, "size must be an int")
+            raises(lambda: ctx.solve(db, water, *ends, movement=""), ValueError, "movement is empty")
+            raises(lambda: ctx.solve(db, water, *ends, movement=[256]), ValueError, "movement type 256")
+            raises(lambda: ctx.solve(db, water, *ends, movement=3), TypeError, "movement must be a str")
+            raises(lambda: ctx.solve(db, water, *ends, movement="W\u0100"), ValueError, "movement type")
+            raises(lambda: ctx.solve(db, water, *ends, movment="W"), TypeError, "did you mean 'movement'")
+            raises(lambda: water.set_terrain(7, 0, "W"), lddb.InvalidArgument, "cell (7, 0) is off the map")
+            raises(lambda: water.terrain(0, -1), lddb.InvalidArgument, "cell (0, -1) is off the map")
+            raises(lambda: water.set_terrain(0, 0, "WW"), ValueError, "type 'WW'")
+            raises(lambda: water.set_terrain(0, 0, -1), ValueError, "type -1")
 
 
 def keyword_options(lib, db, grid, ctx, blocked):

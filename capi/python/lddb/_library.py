@@ -27,6 +27,8 @@ _SIGNATURES = {
     "lddb_map_size": [_H, _P(_I32), _P(_I32)],
     "lddb_map_set_blocked": [_H, _I32, _I32, _I32],
     "lddb_map_blocked": [_H, _I32, _I32, _P(_I32)],
+    "lddb_map_set_terrain": [_H, _I32, _I32, ctypes.c_uint8],
+    "lddb_map_terrain": [_H, _I32, _I32, _P(ctypes.c_uint8)],
     "lddb_landmarks_build": [_H, _H, _I32, _I32, _P(_H)],
     "lddb_landmarks_free": [_H],
     "lddb_landmarks_current": [_H, _H, _P(_I32)],
@@ -118,15 +120,20 @@ class Library:
         return self._new(Landmarks, self._c.lddb_landmarks_build, db.handle, grid.handle, count, 1 if random else 0)
 
     def options(self, algorithm=None, smooth=None, max_expansions=None, weight=None, landmarks=None,
-                open_squares=None, square_levels=None, *, heuristic=None) -> Options:
+                open_squares=None, square_levels=None, *, heuristic=None, size=None, movement=None) -> Options:
         """lddb_options from the keywords solve takes (None: the library's default):
         algorithm ("block_astar", "astar", "theta", "lazy_theta" or an Algorithm),
         heuristic ("default", "zero", "manhattan", "octile", "euclidean" or a Heuristic),
         smooth, weight (from 1; above it, bounded-suboptimal), max_expansions (0 or None: no
-        limit), landmarks (from build_landmarks), open_squares (0 / 1 / 2, or True / False)
-        and square_levels (0, or 1 to 4); lddb.h's lddb_options says what each does."""
+        limit), landmarks (from build_landmarks), open_squares (0 / 1 / 2, or True / False),
+        square_levels (0, or 1 to 4), and the unit that moves: size (0 to 8: the side of the
+        square it fills, cells for tile and octile, 0 a point for any-angle; start, goal and
+        path are its top-left cell or corner) and movement (the terrain types it may stand
+        on: a str of letters, "W" for boats, ".GSW" amphibious, or an iterable of ints for a
+        game's own types; default ground, ".GS"); lddb.h's lddb_options says what each does."""
         given = dict(algorithm=algorithm, smooth=smooth, max_expansions=max_expansions, weight=weight,
-                     landmarks=landmarks, open_squares=open_squares, square_levels=square_levels, heuristic=heuristic)
+                     landmarks=landmarks, open_squares=open_squares, square_levels=square_levels, heuristic=heuristic,
+                     size=size, movement=movement)
         return self._options(None, "options", {k: v for k, v in given.items() if v is not None})
 
     def _options(self, base: Optional[Options], where: str, kw: dict) -> Options:

@@ -3,7 +3,7 @@ import ctypes
 from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
 from ._errors import _CODES, _RAN, _REFUSED, OK, Status, _error, _status
-from ._options import Options, Point, Point2, Preparation, _int, _point
+from ._options import Options, Point, Point2, Preparation, _int, _point, terrain_type
 
 if TYPE_CHECKING:
     from ._library import Library
@@ -105,6 +105,18 @@ class Map(_Handle):
         b = ctypes.c_int32()
         self.lib.check(self.lib._c.lddb_map_blocked(self.handle, x, y, ctypes.byref(b)))
         return bool(b.value)
+
+    def set_terrain(self, x: int, y: int, type) -> None:
+        """The cell's terrain type: a letter ('W') or a game's own number (0 to 255). Blocks the
+        cell unless the type is ground ('.', 'G', 'S'), frees it if it is; a search's
+        movement= says which types its unit may stand on."""
+        self.lib.check(self.lib._c.lddb_map_set_terrain(self.handle, x, y, terrain_type("type", type)))
+
+    def terrain(self, x: int, y: int) -> str:
+        """The cell's terrain type as one character ('.', 'W', ...; ord() of it for a number)."""
+        t = ctypes.c_uint8()
+        self.lib.check(self.lib._c.lddb_map_terrain(self.handle, x, y, ctypes.byref(t)))
+        return chr(t.value)
 
     _MODES = {"slices": 0, "complete": 1, "worker_thread": 2}
 
@@ -213,7 +225,8 @@ class Batch(_Handle):
     def solve(self, db: Database, grid: Map, queries: List[Tuple[Point2, Point2]], *,
               options: Optional[Options] = None, **kw) -> List[Result]:
         """A Result per query, as Context.solve would give it, refused queries included
-        (their status says so; Result.raise_for_status raises for them)."""
+        (their status says so; Result.raise_for_status raises for them). Every query is for
+        the one unit of size= and movement=."""
         c, n = self.lib._c, len(queries)
         o = self.lib._options(options, "solve", kw)
         qs = (Query * max(1, n))(*[Query(_point(a, "start"), _point(b, "goal")) for a, b in queries])

@@ -79,6 +79,33 @@ def _typed(key: str, value, types, what: str, bools: bool = False):
     return value
 
 
+def terrain_type(key: str, t) -> int:
+    """A terrain type: a one-character str ('W') or an int from 0 to 255."""
+    if isinstance(t, str):
+        if len(t) != 1 or ord(t) > 255:
+            raise ValueError(f"{key} {t!r} is not one character from U+0000 to U+00FF (a type is a byte)")
+        return ord(t)
+    return _int(key, t, 0, 255, "a terrain type is a byte, 0 to 255")
+
+
+def _movement(key: str, v):
+    """The 256-bit class of lddb_options.movement from a str of letters (".GSW") or an
+    iterable of types (ints, or bytes); None: ground."""
+    types = ".GS" if v is None else v
+    if not isinstance(types, str):
+        try:
+            types = list(types)
+        except TypeError:
+            raise TypeError(f"{key} must be a str of letters or an iterable of ints, not {type(v).__name__}") from None
+    if not types:
+        raise ValueError(f"{key} is empty: no cell would be open to the unit (None: ground)")
+    bits = (ctypes.c_uint8 * 32)()
+    for t in types:
+        t = terrain_type(key + " type", t)
+        bits[t >> 3] |= 1 << (t & 7)
+    return bits
+
+
 def _landmarks(key: str, v) -> int:
     from ._objects import Landmarks  # here, not at the top: _objects imports this module
     if v is not None and not _typed(key, v, Landmarks, "Landmarks from build_landmarks or None").handle:
@@ -102,7 +129,12 @@ _FIELDS = {
     "use_prepared": lambda k, v: 1 if _typed(k, v, int, "a bool", bools=True) else 0,
     # None: the map's preparation's choice; True / False: jump point search or Block A*.
     "jumps": lambda k, v: -1 if v is None else (1 if _typed(k, v, int, "None or a bool", bools=True) else 0),
+    # The unit (lddb_options.unit_size and movement); the library checks the size's range.
+    "size": lambda k, v: _int(k, v, -2**31, 2**31 - 1, "an int32"),
+    "movement": _movement,
 }
+# Keywords whose lddb_options field has another name.
+_FIELD_NAMES = {"size": "unit_size"}
 
 
 def _apply(o: Options, where: str, kw: dict) -> Options:
@@ -112,7 +144,7 @@ def _apply(o: Options, where: str, kw: dict) -> Options:
             hint = f"did you mean {near[0]!r}? " if near else ""
             raise TypeError(f"{where}() got an unexpected keyword argument {key!r} ({hint}options: "
                             f"{', '.join(_FIELDS)})")
-        setattr(o, key, _FIELDS[key](key, value))
+        setattr(o, _FIELD_NAMES.get(key, key), _FIELDS[key](key, value))
     return o
 
 
