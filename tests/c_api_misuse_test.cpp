@@ -181,7 +181,7 @@ TEST_F(c_api, null_pointers) {
   EXPECT_FAILS(lddb_map_blocked(map, 1, 1, nullptr), LDDB_NULL_ARGUMENT, "'blocked'");
   EXPECT_FAILS(lddb_context_create(nullptr), LDDB_NULL_ARGUMENT, "'out'");
   EXPECT_FAILS(lddb_batch_create(1, nullptr), LDDB_NULL_ARGUMENT, "'out'");
-  EXPECT_FAILS(lddb_options_init(nullptr), LDDB_NULL_ARGUMENT, "'options'");
+  EXPECT_FAILS((lddb_options_init)(nullptr), LDDB_NULL_ARGUMENT, "'options'");
   EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &opts, nullptr, path, 256), LDDB_NULL_ARGUMENT, "'result'");
   EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &opts, &result, nullptr, 256), LDDB_NULL_ARGUMENT, "'path'");
   EXPECT_FAILS(lddb_context_path(ctx, path, 256, nullptr), LDDB_NULL_ARGUMENT, "'count'");
@@ -568,6 +568,33 @@ TEST_F(c_api, unit_sizes_terrain_and_movement_misuse) {
   old.version = 8;  // a version but a struct_size short of the field: refused too
   EXPECT_FAILS(lddb_movement_clear(&old), LDDB_INVALID_ARGUMENT, "struct_size 64");
   for (std::uint8_t byte : old.movement) EXPECT_EQ(byte, 0xAB);
+}
+
+// lddb_options_init never writes past the caller's struct: the function a program built
+// against version 7's header calls fills that version's 64 bytes, and the sized form fills
+// the newest version that fits.
+TEST(CApiMisuse, OptionsInitWritesOnlyTheCallersStruct) {
+  struct guarded {
+    alignas(lddb_options) unsigned char bytes[sizeof(lddb_options) + 16];
+  };
+  guarded g;
+  std::memset(g.bytes, 0xCD, sizeof g.bytes);
+  auto* o = reinterpret_cast<lddb_options*>(g.bytes);
+  ASSERT_EQ((lddb_options_init)(o), LDDB_OK);  // the function, as an old program calls it
+  EXPECT_EQ(o->version, 7u);
+  EXPECT_EQ(o->struct_size, 64u);
+  for (std::size_t i = 64; i < sizeof g.bytes; ++i) ASSERT_EQ(g.bytes[i], 0xCD) << "byte " << i << " written";
+  std::memset(g.bytes, 0xCD, sizeof g.bytes);
+  ASSERT_EQ(lddb_options_init_size(o, 80), LDDB_OK);  // between versions: the older one
+  EXPECT_EQ(o->version, 7u);
+  for (std::size_t i = 80; i < sizeof g.bytes; ++i) ASSERT_EQ(g.bytes[i], 0xCD) << "byte " << i << " written";
+  std::memset(g.bytes, 0xCD, sizeof g.bytes);
+  ASSERT_EQ(lddb_options_init(o), LDDB_OK);  // the macro: this header's size
+  EXPECT_EQ(o->version, static_cast<std::uint32_t>(LDDB_OPTIONS_VERSION));
+  EXPECT_EQ(o->struct_size, sizeof(lddb_options));
+  for (std::size_t i = sizeof(lddb_options); i < sizeof g.bytes; ++i) ASSERT_EQ(g.bytes[i], 0xCD);
+  EXPECT_FAILS(lddb_options_init_size(o, 63), LDDB_INVALID_ARGUMENT, "size 63");
+  EXPECT_FAILS(lddb_options_init_size(nullptr, 96), LDDB_NULL_ARGUMENT, "'options'");
 }
 
 // The C API's unit searches answer as the library's own, called directly with the same

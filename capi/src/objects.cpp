@@ -292,23 +292,42 @@ LDDB_API lddb_status lddb_batch_free(lddb_batch batch) {
   return guarded("lddb_batch_free", [&] { return remove_handle(batch, kind::batch, "lddb_batch_free", "batch"); });
 }
 
-LDDB_API lddb_status lddb_options_init(lddb_options* options) {
+namespace {
+// A struct of version 7: every field up to `jumps`, padded to 8 bytes (what programs built
+// against that header allocate).
+constexpr std::uint32_t kVersion7Size = 64;
+static_assert(offsetof(lddb_options, unit_size) + sizeof(std::int32_t) == kVersion7Size);
+
+lddb_status init_options(const char* fn, lddb_options* options, std::uint32_t size) {
+  if (!options) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'options' is NULL");
+  if (size < kVersion7Size)
+    return fail(LDDB_INVALID_ARGUMENT, fn, "size " + std::to_string(size) + " is below the " +
+                                               std::to_string(kVersion7Size) + " bytes of the oldest struct it fills (version 7)");
+  lddb_options o{};
+  o.struct_size = size < sizeof o ? size : static_cast<std::uint32_t>(sizeof o);
+  o.version = size < sizeof o ? 7 : LDDB_OPTIONS_VERSION;
+  o.algorithm = LDDB_BLOCK_ASTAR;
+  o.heuristic = LDDB_HEURISTIC_DEFAULT;
+  o.smooth = LDDB_SMOOTH_DEFAULT;
+  o.open_squares = 1;
+  o.weight = 1.0;
+  o.use_prepared = 1;
+  o.jumps = LDDB_JUMPS_DEFAULT;
+  for (const char t : std::string_view(".GS")) add_type(&o, static_cast<std::uint8_t>(t));
+  std::memcpy(options, &o, o.struct_size);  // not one byte past the caller's struct
+  return LDDB_OK;
+}
+}  // namespace
+
+LDDB_API lddb_status lddb_options_init_size(lddb_options* options, uint32_t size) {
+  static const char* fn = "lddb_options_init_size";
+  return guarded(fn, [&] { return init_options(fn, options, size); });
+}
+
+// Parenthesised: lddb.h makes the name a macro for callers built against it.
+LDDB_API lddb_status(lddb_options_init)(lddb_options* options) {
   static const char* fn = "lddb_options_init";
-  return guarded(fn, [&] {
-    if (!options) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'options' is NULL");
-    std::memset(options, 0, sizeof *options);
-    options->struct_size = sizeof(lddb_options);
-    options->version = LDDB_OPTIONS_VERSION;
-    options->algorithm = LDDB_BLOCK_ASTAR;
-    options->heuristic = LDDB_HEURISTIC_DEFAULT;
-    options->smooth = LDDB_SMOOTH_DEFAULT;
-    options->open_squares = 1;
-    options->weight = 1.0;
-    options->use_prepared = 1;
-    options->jumps = LDDB_JUMPS_DEFAULT;
-    for (const char t : std::string_view(".GS")) add_type(options, static_cast<std::uint8_t>(t));
-    return LDDB_OK;
-  });
+  return guarded(fn, [&] { return init_options(fn, options, kVersion7Size); });
 }
 
 LDDB_API lddb_status lddb_movement_add(lddb_options* options, uint8_t type) {

@@ -323,8 +323,16 @@ LDDB_API lddb_status lddb_context_free(lddb_context ctx);
  * (Block A* on a map cut into other blocks than the database's), OUT_OF_MEMORY. */
 LDDB_API lddb_status lddb_context_reserve(lddb_context ctx, lddb_database db, lddb_map map, const lddb_options* options);
 
-/* Defaults into *options (NULL_ARGUMENT for NULL). */
+/* Defaults into the `size` bytes at *options: a program passes sizeof its own struct, so
+ * that a library newer than its header writes no byte past it. The struct is filled as the
+ * newest version that fits in `size` (struct_size = size, version: 8 from 96 bytes, 7 from
+ * 64); INVALID_ARGUMENT for a size below 64 bytes, NULL_ARGUMENT for NULL. */
+LDDB_API lddb_status lddb_options_init_size(lddb_options* options, uint32_t size);
+/* Defaults into *options: a macro, so that the size is the caller's struct's. The function
+ * of this name, which programs built against a header of version 7 call, fills 64 bytes,
+ * the size of their struct. */
 LDDB_API lddb_status lddb_options_init(lddb_options* options);
+#define lddb_options_init(options) lddb_options_init_size((options), (uint32_t)sizeof *(options))
 
 /* The movement class of options (version 8 or later; an older struct has no room for it:
  * INVALID_ARGUMENT, nothing written). add puts one type into the class: after

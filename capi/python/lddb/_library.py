@@ -40,7 +40,7 @@ _SIGNATURES = {
     "lddb_context_free": [_H],
     "lddb_context_reserve": [_H, _H, _H, _P(Options)],
     "lddb_context_message": [_H, _STR, _SIZE, _SIZE_P],
-    "lddb_options_init": [_P(Options)],
+    "lddb_options_init_size": [_P(Options), ctypes.c_uint32],
     "lddb_solve": [_H, _H, _H, Point, Point, _P(Options), _P(CResult), _P(Point), _SIZE],
     "lddb_context_path": [_H, _P(Point), _SIZE, _SIZE_P],
     "lddb_search_begin": [_H, _H, _H, Point, Point, _P(Options), _P(CResult)],
@@ -141,7 +141,7 @@ class Library:
             raise TypeError(f"options must come from Library.options(), not {type(base).__name__}")
         o = Options() if base is None else Options.from_buffer_copy(base)
         if base is None:
-            self.check(self._c.lddb_options_init(ctypes.byref(o)))
+            self.check(self._c.lddb_options_init_size(ctypes.byref(o), ctypes.sizeof(o)))
         return _apply(o, where, kw)
 
 
