@@ -39,6 +39,7 @@
 #include "lddb/cost.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/point.hpp"
+#include "lddb/unit.hpp"
 
 namespace lddb {
 
@@ -323,15 +324,19 @@ check_result check_polyline(const rule& r, const Grid& g, std::span<const point>
   return rep;
 }
 
+// Empty when the path begins at `start` and ends at `goal`, else why.
+inline std::string ends_problem(point start, point goal, std::span<const point> path) {
+  if (path.empty()) return "empty path";
+  if (!(path.front() == start)) return "the path starts at " + point_text(path.front()) + ", not at the start " + point_text(start);
+  if (!(path.back() == goal)) return "the path ends at " + point_text(path.back()) + ", not at the goal " + point_text(goal);
+  return "";
+}
+
 // check_polyline, and the path must begin at `start` and end at `goal`.
 template <class Grid>
 check_result check_path(const rule& r, const Grid& g, point start, point goal, std::span<const point> path,
                         cell_steps steps = cell_steps::unit) {
-  if (path.empty()) return check_result{false, "empty path", 0};
-  if (!(path.front() == start))
-    return check_result{false, "the path starts at " + point_text(path.front()) + ", not at the start " + point_text(start), 0};
-  if (!(path.back() == goal))
-    return check_result{false, "the path ends at " + point_text(path.back()) + ", not at the goal " + point_text(goal), 0};
+  if (std::string why = ends_problem(start, goal, path); !why.empty()) return check_result{false, std::move(why), 0};
   return check_polyline(r, g, path, steps);
 }
 
@@ -342,5 +347,37 @@ check_result check_path(const rule& r, const Grid& g, point start, point goal, s
 // (vertices) is legal under the rule. Returns the length computed from the points.
 check_result check_path(const rule& r, const grid_map& map, point start, point goal, const std::vector<point>& path,
                         cell_steps steps = cell_steps::unit);
+
+// The same for a unit of another size or movement class (lddb/unit.hpp): the one-cell (or
+// point) unit of the ground class is checked as above; any other by checker::unit_path_ok.
+// The length is the rule's, as above.
+check_result check_path(const rule& r, const grid_map& map, const unit& u, point start, point goal,
+                        const std::vector<point>& path, cell_steps steps = cell_steps::unit);
+
+namespace checker {
+
+// Is `path` a legal path of unit `u` under rule `r` on `map`? When not, *why (when given)
+// names the first bad point, step or segment. Decided from the unit's square and the map's
+// terrain types (grid_map::terrain_at, in_bounds) alone, never from a unit view:
+//  - tile and octile, k = max(size, 1): the k x k cells from each point (the anchor, the
+//    square's top-left cell) are on the map and hold types of the class; consecutive points
+//    are one move apart (|dx|, |dy| <= 1; tile: straight only), or with cell_steps::runs a
+//    straight or 45-degree run of such moves; a diagonal move's square, swept, crosses
+//    exactly two cells outside both end squares (for (+1,+1) from anchor a: (ax + k, ay)
+//    and (ax, ay + k)), found by exact interval arithmetic on the moving square, and the
+//    rule's corner_cutting applies to them as to a one-cell unit's side cells
+//    (forbidden: both open; one_side_free: one; allowed: neither);
+//  - any-angle, size k >= 1: the square [x, x + k] x [y, y + k] at each vertex, and moving
+//    along each segment, overlaps the interior of no cell closed to the class or off the
+//    map (exact, on integers: the times at which it overlaps a cell form an open interval
+//    with rational ends). It may touch closed cells along its sides and corners, also in a
+//    gap exactly its width, which the searches avoid (runtime/src/unit_views.cpp);
+//  - any-angle, size 0: a point, checked as check_polyline does, with the cells closed to
+//    the class blocked.
+// Repeated consecutive points are refused. Sizes outside 0..unit::kMaxSize are refused.
+bool unit_path_ok(const rule& r, const grid_map& map, const unit& u, std::span<const point> path, std::string* why,
+                  cell_steps steps = cell_steps::unit);
+
+}  // namespace checker
 
 }  // namespace lddb
