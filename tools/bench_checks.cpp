@@ -43,8 +43,8 @@ void plain_progress::tick(std::uint64_t done) {
   std::fflush(stderr);
 }
 
-corner_rule_guess::corner_rule_guess(const rule& r)
-    : rule_(r), active_(r.kind == rule_kind::octile && r.diagonal == kSqrt2Cost) {}
+corner_rule_guess::corner_rule_guess(const rule& r, bool comparable)
+    : rule_(r), active_(comparable && r.kind == rule_kind::octile && r.diagonal == kSqrt2Cost) {}
 
 void corner_rule_guess::resolve(const grid_map& map, const scenario_query& q) {
   ++sampled_;

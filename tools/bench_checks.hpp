@@ -53,7 +53,8 @@ class corner_rule_guess {
   // Enough that a rule failing on one in twenty mismatched queries is caught (0.95^64 < 4%),
   // few enough to cost well under a second.
   static constexpr int kOffSamples = 64, kOnSamples = 16;
-  explicit corner_rule_guess(const rule& r);
+  // `comparable`: false when the scenario's optima do not apply (another unit): nothing is compared.
+  explicit corner_rule_guess(const rule& r, bool comparable = true);
   bool active() const { return active_; }
   // One query whose path was found and is valid. Returns true when its length is off the
   // scenario's optimum.

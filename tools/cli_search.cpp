@@ -121,7 +121,36 @@ std::string search_setup::label() const {
   if (block && square_levels && !fixed && (squares || movement.on_vertices()))
     square_text = ", open squares up to level " + std::to_string(*square_levels);
   return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + square_text +
-         weighted + ")";
+         weighted + (default_unit() ? "" : ", unit " + unit_text(unit)) + ")";
+}
+
+bool search_setup::default_unit() const {
+  return unit.movement == movement_class::ground() && unit_footprint(movement, unit) == 1;
+}
+
+std::string unit_text(const lddb::unit& u) { return "size " + std::to_string(u.size) + ", class " + u.movement.name(); }
+
+void add_unit_options(CLI::App* cmd, std::optional<int>& size, std::optional<std::string>& movement) {
+  cmd->add_option("--size", size,
+                  "The unit's size: a K x K square of cells (tile, octile; anchored at its top-left cell) or a K x K "
+                  "square whose top-left corner moves between vertices (any-angle); 0 to " +
+                      std::to_string(unit::kMaxSize) + " (default: one cell, a point for any-angle)")
+      ->check(whole_number(0, unit::kMaxSize));
+  cmd->add_option("--class", movement,
+                  "The unit's movement class: the terrain letters it may stand on, e.g. W (water) or .GSW (default: "
+                  "ground, .GS)");
+}
+
+movement_class parse_movement_class(const std::string& text, const std::string& option) {
+  if (text.empty())
+    throw usage_error(option + ": empty: expected the terrain letters the unit may stand on, e.g. W or .GSW");
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7F)
+      throw usage_error(option + ": '" + text + "' holds " + (u == 0x20 ? std::string("a space") : "a control or non-ASCII byte") +
+                        ": expected terrain letters of the map files, e.g. W or .GSW");
+  }
+  return movement_class::of(text);
 }
 
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels) {
@@ -216,6 +245,8 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   s.landmarks = o.landmarks;
   s.prepare = !o.no_prepare;
   s.jumps = !o.no_jumps;
+  if (o.size) s.unit.size = *o.size;
+  if (o.movement) s.unit.movement = parse_movement_class(*o.movement, "--class");
   if (o.placement) {
     const std::optional<landmark_placement> p = parse_landmark_placement(*o.placement);
     if (!p) throw usage_error("--landmark-placement: '" + *o.placement + "' is not a placement: expected farthest or random");
@@ -233,18 +264,36 @@ grid_map load_map_or_fail(const std::string& path, int block) {
   return std::move(*g);
 }
 
-std::string endpoint_problem(const rule& r, const grid_map& map, point p) {
+std::string endpoint_problem(const rule& r, const grid_map& map, point p, const lddb::unit& u) {
   const std::string size = std::to_string(map.width()) + "x" + std::to_string(map.height());
+  const grid_map& view = unit_view(r, map, u);
+  // The unit's view blocks a cell where the unit's square (from it) does not fit.
+  const std::string unit_note = &view == &map ? "" : " for a unit of " + unit_text(u);
   if (r.on_vertices()) {
     if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height())
       return "vertex " + point_text(p) + " is off the " + size + " map (corners run 0.." + std::to_string(map.width()) +
              ", 0.." + std::to_string(map.height()) + ")";
-    if (!vertex_usable(map, p.x, p.y)) return "vertex " + point_text(p) + " is surrounded by blocked cells";
+    if (!vertex_usable(view, p.x, p.y))
+      return "vertex " + point_text(p) + (unit_note.empty() ? " is surrounded by blocked cells"
+                                                            : " is no place" + unit_note +
+                                                                  " (its square does not fit there with room beside it)");
     return "";
   }
   if (!map.in_bounds(p.x, p.y)) return "cell " + point_text(p) + " is off the " + size + " map";
-  if (map.blocked(p.x, p.y)) return "cell " + point_text(p) + " is blocked";
+  if (view.blocked(p.x, p.y))
+    return "cell " + point_text(p) + (unit_note.empty() ? " is blocked"
+                                                        : " is no place" + unit_note + " (its " + std::to_string(unit_footprint(r, u)) +
+                                                              "x" + std::to_string(unit_footprint(r, u)) +
+                                                              " square of cells from there holds a cell closed to it or off the map)");
   return "";
+}
+
+bool unit_cannot_stand(const rule& r, const grid_map& map, point p, const lddb::unit& u) {
+  // The scenario's cell under the cell rules' view of the unit's size (any-angle size 0 and 1
+  // both fill one cell), then the vertex as the search takes it.
+  const lddb::unit cells{std::max(u.size, 1), u.movement};
+  if (unit_view(rule::octile(), map, cells).blocked(p.x, p.y)) return true;
+  return r.on_vertices() && !endpoint_problem(r, map, p, u).empty();
 }
 
 // ----------------------------------------------------------------------------- one query
@@ -266,6 +315,7 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   options.open_squares = s.open_squares;
   options.square_levels = s.square_levels;
   options.weight = s.weight;
+  options.unit = s.unit;
   if (!s.jumps) options.jumps = false;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
   if (s.algo == algorithm::block_astar && s.jumps) {  // as block_astar decides (search_options::jumps)
@@ -332,7 +382,7 @@ void finish_query(const search_setup& s, const grid_map& map, point start, point
   q.path = q.result.path;
   // Smoothed cell paths keep only their turning points: straight runs of unit moves.
   const cell_steps steps = s.smoothed() ? cell_steps::runs : cell_steps::unit;
-  q.check = check_path(s.movement, map, start, goal, q.path, steps);
+  q.check = check_path(s.movement, map, s.unit, start, goal, q.path, steps);
   q.length = q.check.valid ? q.check.length : path_length(q.path);
 }
 

@@ -65,6 +65,10 @@ struct search_setup {
   std::optional<int> landmarks{};  // --landmarks: instead of the preparation's count (0: none)
   landmark_placement placement = landmark_placement::farthest;
   std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
+  lddb::unit unit{};  // search_options::unit (--size, --class)
+  // Does the unit move on the map itself (a one-cell unit, a point for any-angle, of the
+  // ground class)? Then the scenarios' optima apply to it.
+  bool default_unit() const;
   std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
   bool smoothed() const { return smooth.value_or(movement.on_vertices()); }  // are the paths smoothed?
 };
@@ -80,12 +84,22 @@ struct setup_options {
   bool raw = false;                        // --raw: the search's own path, not smoothed
   bool no_prepare = false;                 // --no-prepare
   bool no_jumps = false;                   // --no-jumps
+  std::optional<int> size{};               // --size
+  std::optional<std::string> movement{};   // --class
 };
 // Throws usage_error also for a --heuristic not admissible for the rule (whatever the
 // weight: search_options::heuristic says why) and for --smooth with --raw.
 search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).
 int block_size_for(const search_setup& s);
+
+// The options --size K (0 to unit::kMaxSize) and --class LETTERS, on a search command.
+void add_unit_options(CLI::App* cmd, std::optional<int>& size, std::optional<std::string>& movement);
+// --class's letters as a movement class; throws usage_error naming `option` for an empty
+// text or a character that is no terrain letter (a space or a control character).
+movement_class parse_movement_class(const std::string& text, const std::string& option);
+// "size 2, class .GS".
+std::string unit_text(const lddb::unit& u);
 
 // The option --square-levels L (search_options::square_levels), on a search command.
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);
@@ -106,8 +120,13 @@ std::shared_ptr<const database> open_database(const std::string& path);
 grid_map load_map_or_fail(const std::string& path, int block);
 
 // Is `p` a usable start/goal for the rule on this map? Empty when it is, else why
-// ("(3,4) is blocked", "(600,2) is off the 512x512 map").
-std::string endpoint_problem(const rule& r, const grid_map& map, point p);
+// ("(3,4) is blocked", "(600,2) is off the 512x512 map"). For a unit other than the one-cell
+// ground unit, asked of the map as the unit sees it (unit_view): where its square fits.
+std::string endpoint_problem(const rule& r, const grid_map& map, point p, const lddb::unit& u = {});
+// Can the unit not stand at a scenario's start or goal cell? Its max(size, 1) square of cells
+// from `p` is not all open to its class, or (any-angle) endpoint_problem says no to the vertex.
+// For the default unit: the cell is blocked.
+bool unit_cannot_stand(const rule& r, const grid_map& map, point p, const lddb::unit& u);
 
 // ----------------------------------------------------------------------------- one query
 
@@ -163,7 +182,9 @@ std::string format_fixed(double v, int decimals);
 // naming the file.
 void write_file_atomically(const std::string& path, const std::string& content);
 
-// An SVG picture of a map with the searches drawn on it.
+// An SVG picture of a map with the searches drawn on it. A search of a unit other than the
+// default draws the unit's square (its footprint) at each point of its path, and its path
+// through the square's centre.
 struct svg_search {
   std::string label;            // e.g. "block-astar (any-angle)"
   const search_setup* setup = nullptr;
@@ -175,6 +196,9 @@ struct svg_picture {
   std::optional<point> start, goal;
   bool vertices = false;        // start and goal are corners (any-angle) rather than cells
   int block_lines = 0;          // draw block boundaries every this many cells (0: none)
+  // The cells drawn dark: those closed to this class (the searches' units'), the map's
+  // blocked cells for ground.
+  movement_class terrain = movement_class::ground();
   std::vector<svg_search> searches;
 };
 std::string render_svg(const svg_picture& picture);

@@ -91,6 +91,9 @@ void merged_squares(std::string* out, std::vector<point> pts, double unit, doubl
   merger.finish();
 }
 
+// The side of the unit's square in cells: tile and octile at least one cell, any-angle 0 for a point.
+int unit_side(const search_setup& s) { return s.movement.on_vertices() ? s.unit.size : std::max(s.unit.size, 1); }
+
 }  // namespace
 
 std::string render_svg(const svg_picture& pic) {
@@ -136,17 +139,19 @@ std::string render_svg(const svg_picture& pic) {
   // blocked cells, runs per row merged down the rows
   s += "<g fill=\"#3b3b3b\">";
   {
+    const bool ground = pic.terrain == movement_class::ground();
+    const auto closed = [&](int x, int y) { return ground ? map.blocked(x, y) : !pic.terrain.contains(map.terrain_at(x, y)); };
     rect_merger merger(&s);
     for (int y = 0; y < h; ++y) {
       std::vector<std::pair<int, int>> runs;
       int x = 0;
       while (x < w) {
-        if (!map.blocked(x, y)) {
+        if (!closed(x, y)) {
           ++x;
           continue;
         }
         const int x0 = x;
-        while (x < w && map.blocked(x, y)) ++x;
+        while (x < w && closed(x, y)) ++x;
         runs.push_back({x0, x});
       }
       merger.row(y, runs);
@@ -162,11 +167,27 @@ std::string render_svg(const svg_picture& pic) {
     for (int y = 0; y <= h; y += b) s += "M0 " + std::to_string(y) + "H" + std::to_string(w);
     s += "\"/>\n";
   }
-  // paths
+  // the units' footprints: a translucent square at each point of the path
+  bool footprints = false;
+  for (std::size_t k = 0; k < pic.searches.size(); ++k) {
+    const svg_search& sr = pic.searches[k];
+    const int side = unit_side(*sr.setup);
+    if (!sr.run || sr.run->path.empty() || sr.setup->default_unit() || side == 0) continue;
+    footprints = true;
+    const char* colour = kColours[k % kColourCount];
+    s += "<g class=\"footprint\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.12\" stroke=\"" + colour +
+         "\" stroke-opacity=\"0.5\" stroke-width=\"" + num(1.0 / scale) + "\"><title>" +
+         xml_escape(sr.label + ": the unit's footprint, " + unit_text(sr.setup->unit)) + "</title>";
+    for (const point& p : sr.run->path)
+      s += "<rect x=\"" + std::to_string(p.x) + "\" y=\"" + std::to_string(p.y) + "\" width=\"" + std::to_string(side) +
+           "\" height=\"" + std::to_string(side) + "\"/>";
+    s += "</g>\n";
+  }
+  // paths, through the centre of the unit's square (a cell's centre, or the corner itself)
   for (std::size_t k = 0; k < pic.searches.size(); ++k) {
     const svg_search& sr = pic.searches[k];
     if (!sr.run || sr.run->path.empty()) continue;
-    const double off = sr.setup->movement.on_vertices() ? 0.0 : 0.5;
+    const double off = unit_side(*sr.setup) / 2.0;
     // widths in map units: the group is scaled, and not every renderer honours
     // vector-effect="non-scaling-stroke"
     s += "<polyline fill=\"none\" stroke=\"" + std::string(kColours[k % kColourCount]) + "\" stroke-width=\"" +
@@ -236,7 +257,9 @@ std::string render_svg(const svg_picture& pic) {
     s += goal_marker(x + 6, y - 4, 5) + "</rect><text x=\"" + num(x + 16) + "\" y=\"" + num(y) + "\">goal</text>";
     x += 52;
   }
-  std::string key = "dark: blocked; light: free";
+  std::string key = pic.terrain == movement_class::ground() ? "dark: blocked; light: free"
+                                                            : "dark: closed to class " + pic.terrain.name() + "; light: open";
+  if (footprints) key += "; squares: the unit at each path point";
   if (!pic.searches.empty()) key += "; hatched in a search's colour: what it expanded";
   if (pic.block_lines && pic.block_lines * scale >= 6)
     key += "; grid: " + std::to_string(pic.block_lines) + "x" + std::to_string(pic.block_lines) + " blocks";

@@ -61,6 +61,8 @@ struct bench_args {
   bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
   std::optional<int> square_levels;
+  std::optional<int> size;             // --size
+  std::optional<std::string> movement;  // --class
   std::optional<std::uint64_t> limit;  // queries per scenario file
   unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };
@@ -79,6 +81,11 @@ searches' wall time and throughput (queries/s), the largest search state of one 
 (bytes) and the peak resident memory. Exit status 1 when a path is missing or invalid, or
 (octile rule with the default diagonal, any corner option) a length differs from the
 scenario's optimum (with --weight W: lies outside [optimum, W x optimum]).
+--size K and --class LETTERS search for that unit (lddb/unit.hpp). A query whose start or
+goal the unit cannot stand at (its square not open to the class, or for any-angle no room
+at the corner) is skipped and counted; the scenario's optima and its promise of a path are
+a one-cell ground unit's, so for another unit the lengths are not compared and a missing
+path is counted, not a failure; every path is still checked (exit status 1 when invalid).
 Which rule the optima assume: corner rules nest (forbidden, one-side-free, allowed: each
 allows every move of the one before), so a looser rule's lengths are never longer. When
 more than 1% of the lengths are off the optima, nearly all (19 in 20) longer, or nearly
@@ -93,6 +100,7 @@ Examples:
   lddb bench --scen ../shared/maps/dao --algo block-astar --csv dao.csv
   lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --algo theta --limit 100
   lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --rule any-angle --threads 2
+  lddb bench --scen ../shared/maps/bg512/AR0500SR.map.scen --size 2 --class .GS
 )";
 
 namespace fs = std::filesystem;
@@ -168,6 +176,8 @@ int run_bench(const bench_args& a) {
   options.raw = a.raw;
   options.no_prepare = a.no_prepare;
   options.no_jumps = a.no_jumps;
+  options.size = a.size;
+  options.movement = a.movement;
   const search_setup s = make_setup(algo, options);
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
@@ -176,9 +186,10 @@ int run_bench(const bench_args& a) {
   const std::vector<std::string> files = scenario_files(a.scen);
   const bool scen_is_folder = fs::is_directory(a.scen, ec);
   const int block = block_size_for(s);
-  // The optima are octile lengths with the default diagonal; corner_guess compares every
-  // corner option with them.
-  corner_rule_guess corner_guess(s.movement);
+  // The optima are octile lengths with the default diagonal, of a one-cell ground unit;
+  // corner_guess compares every corner option with them.
+  const bool own_unit = !s.default_unit();
+  corner_rule_guess corner_guess(s.movement, !own_unit);
   const bool octile = corner_guess.active();
 
   // Opened before any search runs, so a bad output path fails at once, not after the run.
@@ -254,10 +265,11 @@ int run_bench(const bench_args& a) {
       if (!per_folder.count(folder)) folder_order.push_back(folder);
       if (pending_skip[i]) {
         for (totals* t : {&per_map[loaded_path], &per_folder[folder], &all}) ++t->skipped;
-        if (first_skipped.empty())
-          first_skipped = file + ":" + std::to_string(q.line) + ": " +
-                          (map->blocked(q.start.x, q.start.y) ? "start " + point_text(q.start) : "goal " + point_text(q.goal)) +
-                          " is blocked";
+        if (first_skipped.empty()) {
+          const bool start = unit_cannot_stand(s.movement, *map, q.start, s.unit);
+          first_skipped = file + ":" + std::to_string(q.line) + ": " + (start ? "start " : "goal ") +
+                          point_text(start ? q.start : q.goal) + (own_unit ? " is no place for the unit" : " is blocked");
+        }
         if (csv)
           csv->write(csv_query(q, file) + ",skipped,," + format_fixed(q.optimal, 5) + ",0,0,0,0\n");
         if (paths) paths->write(std::to_string(id) + "\n");
@@ -276,9 +288,9 @@ int run_bench(const bench_args& a) {
                                       r.length > s.weight * q.optimal + q.optimal_tolerance));
       if (first_problem.empty()) {
         const std::string where = file + ":" + std::to_string(q.line) + ": ";
-        if (!r.result.found())
-          first_problem = where + search_status_name(r.result.status) + " " + r.result.message;
-        else if (!r.check.valid)
+        if (!r.result.found()) {
+          if (!own_unit) first_problem = where + search_status_name(r.result.status) + " " + r.result.message;
+        } else if (!r.check.valid)
           first_problem = where + "invalid path: " + r.check.error;
         else if (mismatch)
           first_problem = where + "length " + format_length(r.length) + " but the scenario's optimum is " +
@@ -348,7 +360,8 @@ int run_bench(const bench_args& a) {
 
       pending.push_back(q);
       pending_file.push_back(file_index);
-      pending_skip.push_back(map->blocked(q.start.x, q.start.y) || map->blocked(q.goal.x, q.goal.y));
+      pending_skip.push_back(unit_cannot_stand(s.movement, *map, q.start, s.unit) ||
+                             unit_cannot_stand(s.movement, *map, q.goal, s.unit));
       if (pending.size() == batch_size) {
         if (progress)
           std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu   ", file_index + 1, files.size(),
@@ -370,7 +383,11 @@ int run_bench(const bench_args& a) {
               s.db ? (", database " + s.db_path).c_str() : "", files.size(), files.size() == 1 ? "" : "s",
               static_cast<unsigned long long>(all.queries + all.skipped),
               all.skipped ? (" (" + std::to_string(all.skipped) + " skipped)").c_str() : "");
-  if (!octile)
+  if (own_unit)
+    std::printf("(unit %s: the scenarios' optimal lengths and paths are a one-cell ground unit's; this unit's lengths "
+                "are not checked against them, and a query it has no path for is no failure)\n",
+                unit_text(s.unit).c_str());
+  else if (!octile)
     std::printf("(the scenarios' optimal lengths are octile optima; rule %s is not checked against them)\n",
                 s.movement.name().c_str());
   // `skipped` last: scripts read the columns before it by position.
@@ -388,7 +405,11 @@ int run_bench(const bench_args& a) {
   rows.push_back(all.row("all", octile));
   std::printf("\n");
   print_table(stdout, rows, right);
-  if (all.skipped)
+  if (all.skipped && own_unit)
+    std::printf("\nskipped %llu queries the unit cannot stand at (%s), of %llu (first: %s)\n",
+                static_cast<unsigned long long>(all.skipped), unit_text(s.unit).c_str(),
+                static_cast<unsigned long long>(all.queries + all.skipped), first_skipped.c_str());
+  else if (all.skipped)
     std::printf("\nskipped: start/goal not passable: %llu of %llu queries (first: %s)\n",
                 static_cast<unsigned long long>(all.skipped), static_cast<unsigned long long>(all.queries + all.skipped),
                 first_skipped.c_str());
@@ -421,7 +442,10 @@ int run_bench(const bench_args& a) {
   std::fflush(stdout);
 
   const std::uint64_t missing = all.queries - all.found;
-  if (missing || all.invalid || all.mismatches) {
+  if (own_unit && missing)
+    std::printf("no path for the unit: %llu of %llu queries searched\n", static_cast<unsigned long long>(missing),
+                static_cast<unsigned long long>(all.queries));
+  if (own_unit ? all.invalid != 0 : (missing || all.invalid || all.mismatches)) {
     std::fprintf(stderr, "lddb bench: %llu without a path, %llu invalid, %llu octile mismatches; first: %s%s\n",
                  static_cast<unsigned long long>(missing), static_cast<unsigned long long>(all.invalid),
                  static_cast<unsigned long long>(all.mismatches), first_problem.c_str(),
@@ -447,6 +471,7 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
+  add_unit_options(cmd, a->size, a->movement);
   cmd->add_flag("--smooth", a->smooth, "Smooth every path (the default for any-angle; timed in the search call)");
   cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,

@@ -4,7 +4,9 @@
 // small), block boundaries when Block A* is drawn, what each search expanded (nodes for
 // Block A*, cells or vertices for the others) shaded in its colour, each path as a
 // polyline (through cell centres for tile and octile, through corners for any-angle),
-// start and goal markers and a legend. Written atomically.
+// start and goal markers and a legend. With --size or --class, the cells closed to the
+// class are drawn dark, and each path shows the unit's square at its points and runs
+// through the square's centre. Written atomically.
 #include <cstdio>
 #include <filesystem>
 
@@ -25,6 +27,8 @@ struct render_args {
   bool smooth = false, raw = false;
   bool fixed_blocks = false, open_squares = false;
   std::optional<int> square_levels;
+  std::optional<int> size;             // --size
+  std::optional<std::string> movement;  // --class
   std::string out;
 };
 
@@ -60,6 +64,8 @@ int run_render(const render_args& a) {
     o.raw = a.raw;
     o.no_prepare = a.no_prepare;
     o.no_jumps = a.no_jumps;
+    o.size = a.size;
+    o.movement = a.movement;
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -100,14 +106,15 @@ int run_render(const render_args& a) {
     if (s.algo == algorithm::block_astar && !pic.block_lines) pic.block_lines = block_size_for(s);
   }
   pic.vertices = !setups.empty() && !any_cells;
+  if (!setups.empty()) pic.terrain = setups.front().unit.movement;  // --class: the same for every search
   std::vector<query_run> runs;
   runs.reserve(setups.size());
   if (from) {
     pic.title += ": " + point_text(*from) + " to " + point_text(*to);
     for (const search_setup& s : setups) {
-      if (std::string why = endpoint_problem(s.movement, map, *from); !why.empty())
+      if (std::string why = endpoint_problem(s.movement, map, *from, s.unit); !why.empty())
         throw usage_error("--from: " + why + " in " + a.map);
-      if (std::string why = endpoint_problem(s.movement, map, *to); !why.empty())
+      if (std::string why = endpoint_problem(s.movement, map, *to, s.unit); !why.empty())
         throw usage_error("--to: " + why + " in " + a.map);
     }
     pic.start = from;
@@ -170,6 +177,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
+  add_unit_options(cmd, a->size, a->movement);
   cmd->add_flag("--smooth", a->smooth, "Smooth the paths (the default for any-angle; tile and octile: turning points)");
   cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");
   cmd->add_flag("--fixed-blocks", a->fixed_blocks,

@@ -30,12 +30,15 @@ struct solve_args {
   bool fixed_blocks = false;  // Block A* without open squares (the paper's blocks)
   bool open_squares = false;  // Block A* with open squares under tile and octile too
   std::optional<int> square_levels;
+  std::optional<int> size;             // --size
+  std::optional<std::string> movement;  // --class
 };
 
 const char* const kSolveFooter = R"(Examples:
   lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30
   lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --lddb lddb/any-angle-4.lddb --raw
   lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo theta --json
+  lddb solve --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --size 2
 )";
 
 // The text output's decimals for cost and length.
@@ -49,12 +52,14 @@ int run_solve(const solve_args& a) {
   options.raw = a.raw;
   options.no_prepare = a.no_prepare;
   options.no_jumps = a.no_jumps;
+  options.size = a.size;
+  options.movement = a.movement;
   const search_setup s = make_setup(algo, options);
   grid_map map = load_map_or_fail(a.map, block_size_for(s));
   const std::optional<preparation_report> prepared = prepare_map(s, map);
-  if (std::string why = endpoint_problem(s.movement, map, from); !why.empty())
+  if (std::string why = endpoint_problem(s.movement, map, from, s.unit); !why.empty())
     throw usage_error("--from: " + why + " in " + a.map);
-  if (std::string why = endpoint_problem(s.movement, map, to); !why.empty())
+  if (std::string why = endpoint_problem(s.movement, map, to, s.unit); !why.empty())
     throw usage_error("--to: " + why + " in " + a.map);
 
   search_context ctx;
@@ -75,6 +80,7 @@ int run_solve(const solve_args& a) {
     j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
     j["heuristic"] = heuristic_name(s.heuristic);
     j["weight"] = s.weight;
+    if (!s.default_unit()) j["unit"] = {{"size", s.unit.size}, {"class", s.unit.movement.name()}};
     if (prepared) {  // lddb::prepare, timed apart from the query
       j["landmarks"] = prepared->landmarks_built;
       j["landmark_placement"] = landmark_placement_name(s.placement);
@@ -112,6 +118,7 @@ int run_solve(const solve_args& a) {
                 heuristic_name(s.heuristic), s.smoothed() ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
     if (s.weight != 1) std::printf(", weight %g", s.weight);
     std::printf("\n");
+    if (!s.default_unit()) std::printf("unit       %s\n", unit_text(s.unit).c_str());
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
     if (prepared) std::printf("prepared   %s\n", prepared->text().c_str());
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
@@ -158,6 +165,7 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
   add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
   add_square_levels_option(cmd, a->square_levels);
+  add_unit_options(cmd, a->size, a->movement);
   cmd->add_flag("--smooth", a->smooth,
                 "Smooth the path (line-of-sight shortcuts; the default for any-angle; tile and octile: the turning "
                 "points only)");
