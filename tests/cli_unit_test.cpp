@@ -69,7 +69,7 @@ std::pair<std::pair<int, int>, std::pair<int, int>> far_pair(const std::vector<s
       seen[static_cast<std::size_t>(y * w + x)] = 1;
       for (std::size_t i = 0; i < order.size(); ++i) {
         const auto [cx, cy] = order[i];
-        for (const auto [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+        for (const auto& [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
           const int nx = cx + dx, ny = cy + dy;
           if (in(nx, ny) && !seen[static_cast<std::size_t>(ny * w + nx)]) {
             seen[static_cast<std::size_t>(ny * w + nx)] = 1;
