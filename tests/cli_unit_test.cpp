@@ -127,7 +127,7 @@ TEST_F(cli_unit, WaterAndGroundReachDifferentCells) {
 
   const run_result boat = run(on_water + " --class W");
   ASSERT_EQ(boat.status, 0) << boat.all();
-  EXPECT_NE(boat.out.find("unit       size 0, class W"), std::string::npos) << boat.out;
+  EXPECT_NE(boat.out.find("unit       size 1, class W"), std::string::npos) << boat.out;
   EXPECT_NE(boat.out.find("check      valid"), std::string::npos) << boat.out;
   expect_clean_failure(run(on_water), "--from: cell " + ("(" + cell(water.first) + ") is blocked"), 2);
   for (const char* algo : {"astar", "jps", "block-astar"}) {
@@ -145,8 +145,8 @@ TEST_F(cli_unit, WaterAndGroundReachDifferentCells) {
   const run_result json = run(on_ground + " --json");
   ASSERT_EQ(json.status, 0) << json.all();
   EXPECT_FALSE(nlohmann::json::parse(json.out).contains("unit"));
-  expect_clean_failure(run(on_ground + " --class W"), "--from: cell (" + cell(ground.first) + ") is no place for a unit of size 0, class W", 2);
-  expect_clean_failure(run(on_ground + " --class W --rule any-angle --algo theta"), "no place for a unit of size 0, class W", 2);
+  expect_clean_failure(run(on_ground + " --class W"), "--from: cell (" + cell(ground.first) + ") is no place for a unit of size 1, class W", 2);
+  expect_clean_failure(run(on_ground + " --class W --rule any-angle --algo theta"), "no place for a unit of size 0 (a point), class W", 2);
 }
 
 TEST_F(cli_unit, BadValuesNameTheFlag) {

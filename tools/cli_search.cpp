@@ -121,14 +121,18 @@ std::string search_setup::label() const {
   if (block && square_levels && !fixed && (squares || movement.on_vertices()))
     square_text = ", open squares up to level " + std::to_string(*square_levels);
   return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + square_text +
-         weighted + (default_unit() ? "" : ", unit " + unit_text(unit)) + ")";
+         weighted + (default_unit() ? "" : ", unit " + unit_text(movement, unit)) + ")";
 }
 
 bool search_setup::default_unit() const {
   return unit.movement == movement_class::ground() && unit_footprint(movement, unit) == 1;
 }
 
-std::string unit_text(const lddb::unit& u) { return "size " + std::to_string(u.size) + ", class " + u.movement.name(); }
+std::string unit_text(const lddb::rule& r, const lddb::unit& u) {
+  const std::string size = r.on_vertices() ? (u.size == 0 ? "0 (a point)" : std::to_string(u.size))
+                                           : std::to_string(std::max(u.size, 1));
+  return "size " + size + ", class " + u.movement.name();
+}
 
 void add_unit_options(CLI::App* cmd, std::optional<int>& size, std::optional<std::string>& movement) {
   cmd->add_option("--size", size,
@@ -268,7 +272,7 @@ std::string endpoint_problem(const rule& r, const grid_map& map, point p, const 
   const std::string size = std::to_string(map.width()) + "x" + std::to_string(map.height());
   const grid_map& view = unit_view(r, map, u);
   // The unit's view blocks a cell where the unit's square (from it) does not fit.
-  const std::string unit_note = &view == &map ? "" : " for a unit of " + unit_text(u);
+  const std::string unit_note = &view == &map ? "" : " for a unit of " + unit_text(r, u);
   if (r.on_vertices()) {
     if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height())
       return "vertex " + point_text(p) + " is off the " + size + " map (corners run 0.." + std::to_string(map.width()) +

@@ -98,8 +98,9 @@ void add_unit_options(CLI::App* cmd, std::optional<int>& size, std::optional<std
 // --class's letters as a movement class; throws usage_error naming `option` for an empty
 // text or a character that is no terrain letter (a space or a control character).
 movement_class parse_movement_class(const std::string& text, const std::string& option);
-// "size 2, class .GS".
-std::string unit_text(const lddb::unit& u);
+// "size 2, class .GS"; size 0 is shown as 1 under tile and octile (the same unit) and as
+// "0 (a point)" under any-angle.
+std::string unit_text(const lddb::rule& r, const lddb::unit& u);
 
 // The option --square-levels L (search_options::square_levels), on a search command.
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);

@@ -177,7 +177,7 @@ std::string render_svg(const svg_picture& pic) {
     const char* colour = kColours[k % kColourCount];
     s += "<g class=\"footprint\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.12\" stroke=\"" + colour +
          "\" stroke-opacity=\"0.5\" stroke-width=\"" + num(1.0 / scale) + "\"><title>" +
-         xml_escape(sr.label + ": the unit's footprint, " + unit_text(sr.setup->unit)) + "</title>";
+         xml_escape(sr.label + ": the unit's footprint, " + unit_text(sr.setup->movement, sr.setup->unit)) + "</title>";
     for (const point& p : sr.run->path)
       s += "<rect x=\"" + std::to_string(p.x) + "\" y=\"" + std::to_string(p.y) + "\" width=\"" + std::to_string(side) +
            "\" height=\"" + std::to_string(side) + "\"/>";

@@ -386,7 +386,7 @@ int run_bench(const bench_args& a) {
   if (own_unit)
     std::printf("(unit %s: the scenarios' optimal lengths and paths are a one-cell ground unit's; this unit's lengths "
                 "are not checked against them, and a query it has no path for is no failure)\n",
-                unit_text(s.unit).c_str());
+                unit_text(s.movement, s.unit).c_str());
   else if (!octile)
     std::printf("(the scenarios' optimal lengths are octile optima; rule %s is not checked against them)\n",
                 s.movement.name().c_str());
@@ -407,7 +407,7 @@ int run_bench(const bench_args& a) {
   print_table(stdout, rows, right);
   if (all.skipped && own_unit)
     std::printf("\nskipped %llu queries the unit cannot stand at (%s), of %llu (first: %s)\n",
-                static_cast<unsigned long long>(all.skipped), unit_text(s.unit).c_str(),
+                static_cast<unsigned long long>(all.skipped), unit_text(s.movement, s.unit).c_str(),
                 static_cast<unsigned long long>(all.queries + all.skipped), first_skipped.c_str());
   else if (all.skipped)
     std::printf("\nskipped: start/goal not passable: %llu of %llu queries (first: %s)\n",

@@ -118,7 +118,7 @@ int run_solve(const solve_args& a) {
                 heuristic_name(s.heuristic), s.smoothed() ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
     if (s.weight != 1) std::printf(", weight %g", s.weight);
     std::printf("\n");
-    if (!s.default_unit()) std::printf("unit       %s\n", unit_text(s.unit).c_str());
+    if (!s.default_unit()) std::printf("unit       %s\n", unit_text(s.movement, s.unit).c_str());
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
     if (prepared) std::printf("prepared   %s\n", prepared->text().c_str());
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
