@@ -3,8 +3,8 @@
 // A scan walks a row (or a column) from a cell, in one direction, and stops at the first
 // cell that is a jump point: one with a forced neighbour, or the goal. It reads the
 // blocked bits of three lines at once (the line walked and its two neighbours) from
-// grid_map::row_bits / column_bits, which count every cell off the map as blocked, so a
-// scan always ends at the map's edge.
+// grid_map::row_line / column_line, whose margins count every cell off the map as blocked,
+// so a scan always ends at the map's edge.
 //
 // Forced neighbour, under octile with corners=forbidden: walking east along row y, cell
 // (x, y) is a jump point when the cell above-behind it, (x-1, y-1), is blocked and the
@@ -22,46 +22,49 @@
 
 namespace lddb::jump {
 
-// The blocked bits of cells pos..pos+63 (first) and pos+1..pos+64 (second) of a line:
-// along rows, line = y and pos = x; along columns, line = x and pos = y. The second comes
-// from the same two words as the first.
-struct line_pair {
-  std::uint64_t first, second;
-};
-template <bool Rows>
-inline line_pair line_bits(const grid_map& m, int line, int pos) {
-  const std::uint64_t* l = Rows ? m.row_line(line) : m.column_line(line);
-  const std::ptrdiff_t i = pos >> 6;
-  const int s = pos & 63;
-  const std::uint64_t lo = l[i], hi = l[i + 1];
-  const std::uint64_t first = (lo >> s) | (hi << 1 << (63 - s));
-  return {first, (first >> 1) | ((hi >> s) << 63)};
-}
-
 inline constexpr int kNone = -1 << 30;  // no jump point: the scan ran into a blocked cell
 
 // Scans line `line` from position `pos` (exclusive) forwards (Forward) or backwards. The
 // goal counts when goal_pos is on this line (on_line). Returns the position of the first
 // jump point, or kNone.
+//
+// It reads the lines' aligned words (grid_map::row_line, column_line) one at a time: the
+// first word masked to the cells ahead of `pos`, then whole words, keeping the word of each
+// neighbouring line it read last for the one cell behind the next word's first.
 template <bool Rows, bool Forward>
 inline int scan(const grid_map& m, int line, int pos, bool on_line, int goal_pos) {
-  for (int p = pos;; p += Forward ? 64 : -64) {
-    // Forward: bit i is cell p + 1 + i, the cell behind it p + i. Backward: bit i is cell
-    // p - 64 + i, the cell behind it p - 63 + i.
-    const int from = Forward ? p : p - 64;
-    const line_pair here = line_bits<Rows>(m, line, from);
-    const line_pair before = line_bits<Rows>(m, line - 1, from), after = line_bits<Rows>(m, line + 1, from);
-    const std::uint64_t cells = Forward ? here.second : here.first;
-    std::uint64_t stop = cells;
-    if constexpr (Forward) stop |= (before.first & ~before.second) | (after.first & ~after.second);
-    else stop |= (before.second & ~before.first) | (after.second & ~after.first);
-    const int first_cell = Forward ? p + 1 : p - 64;
-    if (on_line && static_cast<unsigned>(goal_pos - first_cell) < 64u)
-      stop |= std::uint64_t{1} << (goal_pos - first_cell);
-    if (stop != 0) {
-      const int i = Forward ? std::countr_zero(stop) : 63 - std::countl_zero(stop);
-      return ((cells >> i) & 1u) != 0 ? kNone : first_cell + i;
+  const std::uint64_t* here = Rows ? m.row_line(line) : m.column_line(line);
+  const std::uint64_t* before = Rows ? m.row_line(line - 1) : m.column_line(line - 1);
+  const std::uint64_t* after = Rows ? m.row_line(line + 1) : m.column_line(line + 1);
+  const int first = Forward ? pos + 1 : pos - 1;
+  std::ptrdiff_t i = first >> 6;  // floor, also for a negative position
+  const int goal_word = on_line ? goal_pos >> 6 : -(1 << 30);  // a word no scan reaches when off the line
+  // Forward: bits at and above the first cell; backward: at and below it.
+  std::uint64_t mask = Forward ? ~std::uint64_t{0} << (first & 63) : ~std::uint64_t{0} >> (63 - (first & 63));
+  // The neighbouring lines' word behind word i (Forward: i - 1, its top bit is the cell
+  // behind bit 0; backward: i + 1, its bit 0 is the cell behind bit 63).
+  std::uint64_t b_prev = before[Forward ? i - 1 : i + 1], a_prev = after[Forward ? i - 1 : i + 1];
+  for (;; i += Forward ? 1 : -1) {
+    const std::uint64_t cells = here[i], b = before[i], a = after[i];
+    // A free neighbour whose cell behind is blocked: a forced neighbour (see above).
+    std::uint64_t behind_b, behind_a;
+    if constexpr (Forward) {
+      behind_b = (b << 1) | (b_prev >> 63);
+      behind_a = (a << 1) | (a_prev >> 63);
+    } else {
+      behind_b = (b >> 1) | (b_prev << 63);
+      behind_a = (a >> 1) | (a_prev << 63);
     }
+    std::uint64_t stop = cells | (behind_b & ~b) | (behind_a & ~a);
+    if (i == goal_word) stop |= std::uint64_t{1} << (goal_pos & 63);
+    stop &= mask;
+    if (stop != 0) {
+      const int j = Forward ? std::countr_zero(stop) : 63 - std::countl_zero(stop);
+      return ((cells >> j) & 1u) != 0 ? kNone : static_cast<int>(i * 64 + j);
+    }
+    mask = ~std::uint64_t{0};
+    b_prev = b;
+    a_prev = a;
   }
 }
 

@@ -135,8 +135,9 @@ class jump_search {
     }
   }
 
-  // Cell (x, y) is blocked; x and y at most one cell off the map (grid_map::row_bits).
-  bool blocked(int x, int y) const { return (map_.row_bits(x, y) & 1u) != 0; }
+  // Cell (x, y) is blocked; x and y at most one cell off the map, which the margins of
+  // grid_map::row_line cover: one word read.
+  bool blocked(int x, int y) const { return ((map_.row_line(y)[x >> 6] >> (x & 63)) & 1u) != 0; }
 
   template <heuristic_kind H, int DX, int DY>
   void straight(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
