@@ -1,5 +1,6 @@
 // capi/src/search.cpp: lddb.h's searches: one query, sliced Block A*, batches.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -79,9 +80,10 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
                   "options: unit_size " + std::to_string(o.unit_size) + " is outside 0.." +
                       std::to_string(unit::kMaxSize) + " (the unit's side in cells; 0 the default)");
     out->options.unit.size = o.unit_size;
-    movement_class m;
-    for (int t = 0; t < 256; ++t)
-      if ((o.movement[t >> 3] >> (t & 7)) & 1u) m.add(static_cast<terrain>(t));
+    movement_class m;  // per byte, then its set bits: a query's set-up reads 32 bytes, not 256 bits
+    for (int byte = 0; byte < 32; ++byte)
+      for (unsigned bits = o.movement[byte]; bits != 0; bits &= bits - 1)
+        m.add(static_cast<terrain>(byte * 8 + std::countr_zero(bits)));
     if (!m.empty()) out->options.unit.movement = m;  // empty: ground, lddb.h says
   }
   if (o.landmarks != 0) {
