@@ -221,6 +221,40 @@ TEST_F(batch, OptionsReachEveryQuery) {
   for (const search_result& g : got) EXPECT_FALSE(g.expanded.empty());
 }
 
+// Queries of units of several sizes and classes in one batch: each answers as
+// block_astar with its unit, alone, and the workers build the units' views of one fresh
+// map at once (under ThreadSanitizer, scripts/sanitize.sh, this is the race check of
+// grid_map::view).
+TEST_F(batch, EachQueryItsOwnUnit) {
+  for (std::size_t r = 0; r < dbs_.size(); ++r) {
+    const auto& db = dbs_[r];
+    ASSERT_TRUE(db);
+    grid_map map = lddb::make_rooms_map(96, 96, 10, 5);
+    for (int y = 40; y < 56; ++y)
+      for (int x = 40; x < 56; ++x)
+        if (!map.blocked(x, y)) map.set_terrain(x, y, 'W');  // a pond
+    std::vector<query> qs = random_queries(map, 120, 91 + r);
+    const lddb::movement_class classes[] = {lddb::movement_class::ground(), lddb::movement_class::of(".GSW")};
+    for (std::size_t i = 0; i < qs.size(); ++i)
+      if (i % 4 != 0) qs[i].unit = lddb::unit{static_cast<int>(i % 3) + 1, classes[i % 2]};
+    std::vector<search_result> want;
+    {
+      grid_map alone = map;  // a copy: its own views, built one at a time
+      lddb::search_context ctx;
+      for (const query& q : qs) {
+        lddb::search_options o;
+        if (q.unit) o.unit = *q.unit;
+        want.push_back(lddb::block_astar(*db, alone, q.start, q.goal, o, ctx));
+      }
+    }
+    batch_solver solver(3);
+    std::vector<search_result> got(qs.size());
+    solver.solve(*db, map, qs, lddb::search_options{}, got);
+    EXPECT_EQ(expect_same(got, want, qs, db->movement().name() + " with a unit per query"), 0);
+    EXPECT_GE(map.view_count(), 4u);
+  }
+}
+
 // ----------------------------------------------------------------------------- edge cases
 
 TEST_F(batch, AnEmptyBatchDoesNothing) {
