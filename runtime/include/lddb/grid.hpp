@@ -84,11 +84,11 @@ class grid_map {
   // map itself. Built on first use, O(cells), and then kept current by set_blocked and
   // set_terrain; it is a grid_map of its own, with its own block codes, open groups and
   // component labels, and no preparation. Memory: one count byte a cell plus the view's
-  // bits and codes, about 1.6 bytes a cell (view_bytes), and 4 bytes a cell more for each
-  // connectivity a query asks components of. The reference lives as long as the map (it
-  // is not kept by a copy). A const map may be asked from several threads at once (a lock
-  // guards the list of views). Throws std::invalid_argument for a footprint outside
-  // 1..kMaxFootprint.
+  // bits and codes, about 1.85 bytes a cell (view_bytes), and 4 bytes a cell more for each
+  // connectivity a query asks components of. The reference lives until the map is
+  // destroyed or assigned to (a copy does not take the views). A const map may be asked
+  // from several threads at once (a lock guards the list of views). Throws
+  // std::invalid_argument for a footprint outside 1..kMaxFootprint.
   static constexpr int kMaxFootprint = unit::kMaxSize + 1;
   const grid_map& view(int footprint, const movement_class& movement) const;
   // How many views are built, and the bytes they hold (their counts, bits, codes and labels).
