@@ -305,6 +305,17 @@ TEST(JumpSearch, Choice) {
   block_only.jumps = false;
   search_options forced;
   forced.jumps = true;
+  // What block_astar_answers_by_jumps says is what the searches below do.
+  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(db, rooms, search_options()));
+  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, block_only));
+  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, scattered, search_options()));
+  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(db, scattered, forced));
+  search_options unprepared, other_rule;
+  unprepared.use_prepared = false;
+  other_rule.expected_rule = kTile;
+  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, unprepared));
+  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, other_rule));
+  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(lddb_test::db_for(rule::any_angle()), rooms, forced));
   for (int q = 0; q < 40; ++q) {
     const point s = random_free(rng, rooms), g = random_free(rng, rooms);
     const search_result jumped = lddb::block_astar(db, rooms, s, g, search_options(), ctx);

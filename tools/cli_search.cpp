@@ -322,10 +322,7 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   options.unit = s.unit;
   if (!s.jumps) options.jumps = false;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
-  if (s.algo == algorithm::block_astar && s.jumps) {  // as block_astar decides (search_options::jumps)
-    const std::optional<preparation_report> p = preparation_of(map, s.movement);
-    q.jumps = p && p->plan.jumps;
-  }
+  q.jumps = s.algo == algorithm::block_astar && block_astar_answers_by_jumps(*s.db, map, options);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   switch (s.algo) {

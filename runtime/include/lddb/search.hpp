@@ -274,6 +274,12 @@ search_result block_astar(const database& db, const grid_map& map, point start, 
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out);
 
+// Does block_astar (the whole query, not sliced) hand this query to jump_point_search
+// (search_options::jumps, or the map's preparation's choice)? Then its stats count jump
+// points and record_expanded records cells. A query Block A* refuses for its database
+// (another rule expected, another block size) it answers itself: false.
+bool block_astar_answers_by_jumps(const database& db, const grid_map& map, const search_options& options);
+
 // Block A* in slices, for a game loop that gives pathfinding a fixed share of each
 // frame. block_astar_begin checks the query and prepares it in `ctx` without expanding
 // anything: its status is in_progress, or final (invalid_start, found for start == goal,

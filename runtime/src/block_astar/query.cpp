@@ -370,12 +370,7 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
   return r;
 }
 
-namespace {
-
-// search_options::jumps, or the map's preparation's choice: Block A* hands the query to
-// jump point search. Not for a query Block A* refuses for its database (another rule
-// expected, another block size), which it answers itself.
-bool answers_by_jumps(const database& db, const grid_map& map, const search_options& options) {
+bool block_astar_answers_by_jumps(const database& db, const grid_map& map, const search_options& options) {
   const rule& r = db.movement();
   if (!jump_point_search_supports(r) || map.block() != db.shape().block()) return false;
   if (options.expected_rule && !(*options.expected_rule == r)) return false;
@@ -385,17 +380,16 @@ bool answers_by_jumps(const database& db, const grid_map& map, const search_opti
   return p != nullptr && p->plan.jumps;
 }
 
-}  // namespace
-
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out) {
   // A unit's view has no preparation of its own: the map's choice of jumps holds for it.
   if (on_unit_view(db.movement(), map, options, out, [&](const grid_map& view, search_options o) {
-        if (!o.jumps && answers_by_jumps(db, map, options)) o.jumps = true;
+        if (!o.jumps) o.jumps = block_astar_answers_by_jumps(db, map, options);
         block_astar(db, view, start, goal, o, ctx, out);
       }))
     return;
-  if (answers_by_jumps(db, map, options)) return jump_point_search(db.movement(), map, start, goal, options, ctx, out);
+  if (block_astar_answers_by_jumps(db, map, options))
+    return jump_point_search(db.movement(), map, start, goal, options, ctx, out);
   block_astar_impl::begin_query(db, map, start, goal, options, false, ctx, out);
 }
 
