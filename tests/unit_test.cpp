@@ -471,6 +471,19 @@ TEST(Unit, Interface) {
   EXPECT_EQ(&lddb::unit_view(lddb::rule::any_angle(), map, lddb::unit{}), &map);
   EXPECT_NE(&lddb::unit_view(lddb::rule::any_angle(), map, lddb::unit{1, kGround}), &map);
 
+  // Reserving for a unit's view after loading builds the view and its labels off the clock.
+  {
+    grid_map fresh(40, 40);
+    lddb::search_context reserved;
+    const grid_map& v = lddb::unit_view(r, fresh, lddb::unit{2, kGround});
+    EXPECT_EQ(fresh.view_count(), 1u);
+    EXPECT_FALSE(v.components_current(lddb::connectivity_of(r)));
+    reserved.reserve(db, v);
+    EXPECT_TRUE(v.components_current(lddb::connectivity_of(r)));
+    EXPECT_TRUE(lddb::block_astar(db, fresh, {0, 0}, {30, 30}, for_unit(2, kGround), reserved).found());
+    EXPECT_EQ(fresh.view_count(), 1u);  // the same view
+  }
+
   // A batch with a unit per query answers as block_astar with that unit.
   std::vector<lddb::query> queries;
   for (int i = 0; i < 12; ++i) {
