@@ -9,7 +9,7 @@
 //                placements whose moves are checked by sweeping the square (the cells it
 //                crosses, found by exact interval arithmetic), and every step of the path
 //                legal by that sweep; 240 maps changed between queries
-//   AnyAngle     sizes 0-4, both squeeze rules: every segment of Block A*'s, Theta*'s and
+//   AnyAngle     240 maps, sizes 0-4, both squeeze rules: every segment of Block A*'s, Theta*'s and
 //                Lazy Theta*'s paths moves the square over no closed cell (exact), and the
 //                three agree on whether a path exists
 //   HandMade     a 2 x 2 unit and a one-cell gap, a 2-wide corridor, diagonal squeezes
@@ -306,7 +306,7 @@ TEST(Unit, AnyAngle) {
   lddb_test::rng g{31};
   int found = 0, none = 0;
   lddb::search_context ctx;
-  for (int round = 0; round < 160; ++round) {
+  for (int round = 0; round < 240; ++round) {
     const rule& r = rules[round % 2];
     const lddb::database& db = lddb_test::db_for(r);
     grid_map map(10 + g.below(20), 8 + g.below(20), db.shape().block());
