@@ -13,7 +13,9 @@
 //  * a refusal names the input ("NAME:LINE: ...");
 //  * the block codes agree with the cells for the block size chosen by the input's last
 //    byte (2..5), and set_block_size/set_blocked keep them in step;
-//  * writing the parsed map back as text and parsing that gives the same map.
+//  * every cell keeps its letter as its terrain type (grid_map::terrain_at);
+//  * writing the parsed map back as text, letters and all, and parsing that gives the same
+//    map (operator== compares the types too).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +33,7 @@ using fuzz::require;
 struct plain_map {
   int width = 0, height = 0;
   std::vector<bool> blocked;  // row-major
+  std::string letters;        // row-major: each cell's character, its terrain type
 };
 
 std::string_view trim_end(std::string_view s) {
@@ -87,7 +90,7 @@ std::optional<plain_map> plain_parse(std::string_view text) {
   }
   if (width == 0 || height == 0) return std::nullopt;
   ++i;  // past "map"
-  plain_map m{width, height, std::vector<bool>(static_cast<std::size_t>(width) * static_cast<std::size_t>(height))};
+  plain_map m{width, height, std::vector<bool>(static_cast<std::size_t>(width) * static_cast<std::size_t>(height)), {}};
   for (int y = 0; y < height; ++y, ++i) {
     if (i >= lines.size() || lines[i].size() != static_cast<std::size_t>(width)) return std::nullopt;
     for (int x = 0; x < width; ++x) {
@@ -95,6 +98,7 @@ std::optional<plain_map> plain_parse(std::string_view text) {
       if (c < 0x20 || c == 0x7F) return std::nullopt;
       m.blocked[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] =
           !(c == '.' || c == 'G' || c == 'S');
+      m.letters += static_cast<char>(c);
     }
   }
   for (; i < lines.size(); ++i)
@@ -124,7 +128,7 @@ void check_codes(const lddb::grid_map& g) {
 std::string to_text(const lddb::grid_map& g) {
   std::string s = "type octile\nheight " + std::to_string(g.height()) + "\nwidth " + std::to_string(g.width()) + "\nmap\n";
   for (int y = 0; y < g.height(); ++y) {
-    for (int x = 0; x < g.width(); ++x) s += g.blocked(x, y) ? '@' : '.';
+    for (int x = 0; x < g.width(); ++x) s += static_cast<char>(g.terrain_at(x, y));  // the letters, kept
     s += '\n';
   }
   return s;
@@ -167,6 +171,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const bool want = plain->blocked[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.width()) + static_cast<std::size_t>(x)];
       blocked += want;
       if (g.blocked(x, y) != want) fuzz::fail("cell (" + std::to_string(x) + "," + std::to_string(y) + ") differs");
+      const char letter = plain->letters[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.width()) + static_cast<std::size_t>(x)];
+      if (g.terrain_at(x, y) != static_cast<lddb::terrain>(letter))
+        fuzz::fail("cell (" + std::to_string(x) + "," + std::to_string(y) + ") does not keep its letter as its terrain");
     }
   require(g.blocked_count() == blocked, "blocked_count");
   require(g.blocked(-1, 0) && g.blocked(0, -1) && g.blocked(g.width(), 0) && g.blocked(0, g.height()), "outside is blocked");
