@@ -339,6 +339,31 @@ TEST(Components, FollowsSplitsAndJoins) {
   EXPECT_GT(squeeze.component_bytes(), 0u);
 }
 
+// The labels are built from each row's 64-cell words: runs that start at a word's first
+// cell, or end at the map's right edge at, before or past a word's end, join the rows
+// they touch and no others. Each copy below builds its labels afresh.
+TEST(Components, RunsAtWordEdgesAndTheRightEdge) {
+  for (const int w : {63, 64, 65, 127, 128, 129}) {
+    grid_map m(w, 3, kBlock);
+    for (int x = 0; x + 1 < w; ++x) m.set_blocked(x, 1, true);  // the middle row's one gap: its last cell
+    const grid_map open = m;
+    EXPECT_TRUE(open.same_component(lddb::connectivity::four, 0, 0, 0, 2)) << w;
+    EXPECT_TRUE(open.same_component(lddb::connectivity::four, w - 1, 1, 0, 2)) << w;
+    if (w > 64) {
+      m.set_blocked(63, 2, true);  // the bottom row: runs [0, 63) and [64, w)
+      const grid_map split = m;
+      EXPECT_FALSE(split.same_component(lddb::connectivity::four, 0, 0, 0, 2)) << w;
+      EXPECT_FALSE(split.same_component(lddb::connectivity::eight, 0, 0, 0, 2)) << w;
+      EXPECT_TRUE(split.same_component(lddb::connectivity::four, 0, 0, 64, 2)) << w;
+    }
+    m.set_blocked(w - 1, 1, true);
+    const grid_map shut = m;
+    EXPECT_FALSE(shut.same_component(lddb::connectivity::four, w - 1, 0, w - 1, 2)) << w;
+    EXPECT_FALSE(shut.same_component(lddb::connectivity::eight, 0, 0, w - 1, 2)) << w;
+    EXPECT_TRUE(shut.same_component(lddb::connectivity::eight, 0, 0, w - 1, 0)) << w;
+  }
+}
+
 // Several threads ask about one const map whose labels are stale: each answer is the
 // single-threaded one (the first asker rebuilds under the lock).
 TEST(Components, ThreadsShareOneConstMap) {

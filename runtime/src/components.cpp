@@ -15,7 +15,10 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
+#include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
@@ -66,17 +69,61 @@ constexpr std::array<bool, 256> safe_table(connectivity c) {
 }
 constexpr std::array<std::array<bool, 256>, 2> kSafe{safe_table(connectivity::four), safe_table(connectivity::eight)};
 
+// Leaves the elements a vector grows by unwritten: the labels' rebuild writes every cell
+// itself, and clearing them first would write the whole table twice.
+template <class T>
+struct unwritten_allocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = unwritten_allocator<U>;
+  };
+  unwritten_allocator() = default;
+  template <class U>
+  unwritten_allocator(const unwritten_allocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using label_table = std::vector<std::int32_t, unwritten_allocator<std::int32_t>>;
+
+// std::fill of [p, e) with v, eight at a time and the rest by stores of four, the last
+// ending at e (over cells already written): -O2 leaves a fill of unknown length a loop of
+// single stores, and the labels' rebuild fills every row of the map, mostly in short runs.
+inline void fill_label(std::int32_t* p, std::int32_t* e, std::int32_t v) {
+  using four = std::int32_t __attribute__((vector_size(16)));
+  const four vs = {v, v, v, v};
+  if (e - p < 4) {  // one store each, not a loop the compiler would make a call of
+    if (e - p > 0) p[0] = v;
+    if (e - p > 1) p[1] = v;
+    if (e - p > 2) p[2] = v;
+    return;
+  }
+  for (; e - p > 8; p += 8) {
+    std::memcpy(p, &vs, sizeof vs);
+    std::memcpy(p + 4, &vs, sizeof vs);
+  }
+  // 1 to 8 cells left, at least 4 written or to write from p: one or two stores, the last
+  // ending at e.
+  if (e - p > 4) std::memcpy(p, &vs, sizeof vs);
+  std::memcpy(e - 4, &vs, sizeof vs);
+}
+
 }  // namespace
 
 struct grid_map::components {
   struct labels {
-    std::vector<std::int32_t> parent;  // empty: never built
+    label_table parent;  // empty: never built
     bool stale = false;
   };
   std::mutex lock;  // queries on a const map, from any thread
   std::array<labels, 2> of;
 
-  static std::int32_t find(std::vector<std::int32_t>& parent, std::int32_t i) {
+  static std::int32_t find(label_table& parent, std::int32_t i) {
     while (parent[static_cast<std::size_t>(i)] >= 0) {
       const std::int32_t up = parent[static_cast<std::size_t>(i)];
       if (parent[static_cast<std::size_t>(up)] >= 0) parent[static_cast<std::size_t>(i)] = parent[static_cast<std::size_t>(up)];
@@ -84,7 +131,7 @@ struct grid_map::components {
     }
     return i;
   }
-  static void unite(std::vector<std::int32_t>& parent, std::int32_t a, std::int32_t b) {
+  static void unite(label_table& parent, std::int32_t a, std::int32_t b) {
     a = find(parent, a);
     b = find(parent, b);
     if (a == b) return;
@@ -93,42 +140,63 @@ struct grid_map::components {
     parent[static_cast<std::size_t>(b)] = a;
   }
 
-  // The first column >= x of row y whose cell is blocked (want_blocked) or free; width if
-  // none. Reads the row's bits a word at a time (bits past the width read as blocked).
-  static int next_cell(const grid_map& m, int y, int x, bool want_blocked) {
-    const std::uint64_t* row = m.row_line(y);
-    while (x < m.width_) {
-      std::uint64_t word = row[x >> 6];
-      if (!want_blocked) word = ~word;
-      word &= ~std::uint64_t{0} << (x & 63);
-      if (word != 0) return std::min(m.width_, (x & ~63) + std::countr_zero(word));
-      x = (x & ~63) + 64;
-    }
-    return m.width_;
-  }
-
   // By runs of free cells: each cell of a run points at the run's first cell, and a run is
-  // united with each run of the row above that it touches.
+  // united with each run of the row above that it touches, found by walking the two rows'
+  // runs side by side. Every cell is written once (a blocked one as a set of its own, so
+  // that freeing it later finds a valid set): the table is not cleared first.
+  struct run {
+    int x, end;         // columns [x, end)
+    std::int32_t head;  // index of its first cell
+  };
+  // The runs of free cells of row y, left to right, from the row's words: a run starts at
+  // a free cell after a blocked one and ends at a blocked cell after a free one. The word
+  // holding column width() ends the last run (the cells past the map are blocked).
+  static void row_runs(const grid_map& m, int y, std::vector<run>& out) {
+    out.clear();
+    const std::uint64_t* const line = m.row_line(y);
+    const std::int32_t base = y * m.width_;
+    std::uint64_t before = 0;  // bit 0: the last cell of the word before is free
+    int x = 0;
+    for (int k = 0; k <= m.width_ >> 6; ++k) {
+      const std::uint64_t free = ~line[k], shifted = free << 1 | before;
+      before = free >> 63;
+      for (std::uint64_t edges = free ^ shifted; edges; edges &= edges - 1) {
+        const int at = k * 64 + std::countr_zero(edges);
+        if ((free >> (at & 63)) & 1u) {
+          x = at;
+        } else {
+          out.push_back({x, at, base + x});
+        }
+      }
+    }
+  }
   static void rebuild(const grid_map& m, connectivity c, labels& l) {
     const int w = m.width(), h = m.height();
-    l.parent.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), -1);
+    l.parent.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     l.stale = false;
-    std::vector<std::int32_t>& parent = l.parent;
     const int reach = c == connectivity::eight ? 1 : 0;  // how far past its ends a run touches
-    for (int y = 0; y < h; ++y)
-      for (int x = next_cell(m, y, 0, false); x < w; x = next_cell(m, y, x, false)) {
-        const int end = next_cell(m, y, x, true);
-        const std::int32_t head = y * w + x;
-        parent[static_cast<std::size_t>(head)] = -(end - x);
-        std::fill(parent.begin() + head + 1, parent.begin() + (head + end - x), head);
-        if (y > 0) {
-          const int hi = std::min(w, end + reach);
-          for (int px = next_cell(m, y - 1, std::max(0, x - reach), false); px < hi;
-               px = next_cell(m, y - 1, next_cell(m, y - 1, px, true), false))
-            unite(parent, head, head - w + (px - x));
-        }
-        x = end;
+    std::vector<run> above, here;
+    for (int y = 0; y < h; ++y) {
+      std::int32_t* const row = l.parent.data() + static_cast<std::ptrdiff_t>(y) * w;
+      row_runs(m, y, here);
+      int done = 0;  // cells of the row written so far
+      for (const run& r : here) {
+        fill_label(row + done, row + r.x, -1);
+        row[r.x] = -(r.end - r.x);
+        fill_label(row + r.x + 1, row + r.end, r.head);
+        done = r.end;
       }
+      fill_label(row + done, row + w, -1);
+      // Runs of both rows come left to right: the first run above that can touch a run here
+      // can touch no earlier run here.
+      const run* first = above.data();
+      const run* const last = first + above.size();
+      for (const run& r : here) {
+        while (first != last && first->end + reach <= r.x) ++first;
+        for (const run* a = first; a != last && a->x < r.end + reach; ++a) unite(l.parent, r.head, a->head);
+      }
+      std::swap(above, here);
+    }
   }
 
   // set_blocked has just changed cell (x, y): keep each built connectivity exact or mark
