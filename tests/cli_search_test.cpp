@@ -281,7 +281,7 @@ TEST_F(cli_search, SolveFixedBlocksAgainstOpenSquares) {
   for (int y = 0; y < 30; ++y) text += std::string(30, '.') + "\n";
   write_file(path("empty.map"), text);
   const std::string args = "solve --map " + quote(path("empty.map")) + " --from 0,0 --to 29,17 --lddb " +
-                           db("any-angle-3.lddb") + " --json";
+                           db("any-angle-3.lddb") + " --json --no-jumps";
   const run_result squares = run(args), fixed = run(args + " --fixed-blocks");
   ASSERT_EQ(squares.status, 0) << squares.all();
   ASSERT_EQ(fixed.status, 0) << fixed.all();

@@ -11,12 +11,20 @@
 //   Refused        the rules it does not search, bad endpoints, start == goal
 //   Scenario       the scenario files' optimal lengths on the benchmark maps
 //   Choice         corner_share against a count cell by cell; prepare chooses jumps on rooms,
-//                  for octile and tile, not on scattered cells, nor for any-angle; Block A* then answers with the same
+//                  for every rule, not on scattered cells; Block A* then answers with the same
 //                  costs, and search_options::jumps overrides the choice
+//   AnyAngle       any-angle by jumps on 400 small generated maps changed between queries,
+//                  both squeeze rules (and the double corners set_blocked counts against a
+//                  count written apart): legal paths, never shorter than the oracle's least
+//                  cost (the visibility graph), found exactly when the oracle finds a path,
+//                  tight (no waypoint whose neighbours see each other), mostly optimal
+//   AnyAngleChoice Block A* hands an any-angle query over on a prepared map; a way only
+//                  through a double corner under squeeze=allowed is still found
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -227,7 +235,7 @@ TEST(JumpSearch, Options) {
 TEST(JumpSearch, Refused) {
   search_context ctx;
   const grid_map m(20, 20);
-  for (const rule& r : {rule::any_angle(), rule::octile(lddb::corner_cutting::allowed),
+  for (const rule& r : {rule::octile(lddb::corner_cutting::allowed),
                         rule::octile(lddb::corner_cutting::one_side_free), rule::octile(lddb::corner_cutting::forbidden, lddb::kCostOne),
                         rule::octile(lddb::corner_cutting::forbidden, 2 * lddb::kCostOne)}) {
     EXPECT_FALSE(lddb::jump_point_search_supports(r)) << r.name();
@@ -238,6 +246,8 @@ TEST(JumpSearch, Refused) {
   EXPECT_TRUE(lddb::jump_point_search_supports(kOctile));
   EXPECT_TRUE(lddb::jump_point_search_supports(kOctile15));
   EXPECT_TRUE(lddb::jump_point_search_supports(kTile));
+  EXPECT_TRUE(lddb::jump_point_search_supports(rule::any_angle()));
+  EXPECT_TRUE(lddb::jump_point_search_supports(rule::any_angle(lddb::squeezing::allowed)));
   EXPECT_EQ(lddb::jump_point_search(kOctile, m, {-1, 1}, {5, 5}, search_options(), ctx).status, search_status::invalid_start);
   EXPECT_EQ(lddb::jump_point_search(kOctile, m, {1, 1}, {5, 20}, search_options(), ctx).status, search_status::invalid_goal);
   const search_result same = lddb::jump_point_search(kOctile, m, {3, 4}, {3, 4}, search_options(), ctx);
@@ -299,7 +309,8 @@ TEST(JumpSearch, Choice) {
   EXPECT_FALSE(lddb::prepare(db, scattered, o).plan.jumps);
   EXPECT_TRUE(lddb::prepare(lddb_test::db_for(kTile), rooms, o).plan.jumps);
   EXPECT_FALSE(lddb::prepare(lddb_test::db_for(kTile), scattered, o).plan.jumps);
-  EXPECT_FALSE(lddb::prepare(rule::any_angle(), rooms, o).plan.jumps);
+  EXPECT_TRUE(lddb::prepare(rule::any_angle(), rooms, o).plan.jumps);
+  EXPECT_FALSE(lddb::prepare(rule::any_angle(), scattered, o).plan.jumps);
   search_context ctx;
   search_options block_only;
   block_only.jumps = false;
@@ -315,7 +326,7 @@ TEST(JumpSearch, Choice) {
   other_rule.expected_rule = kTile;
   EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, unprepared));
   EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, other_rule));
-  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(lddb_test::db_for(rule::any_angle()), rooms, forced));
+  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(lddb_test::db_for(rule::any_angle()), rooms, forced));
   for (int q = 0; q < 40; ++q) {
     const point s = random_free(rng, rooms), g = random_free(rng, rooms);
     const search_result jumped = lddb::block_astar(db, rooms, s, g, search_options(), ctx);
@@ -333,6 +344,111 @@ TEST(JumpSearch, Choice) {
     EXPECT_EQ(own.cost, told.cost);
     EXPECT_EQ(told.stats.expanded, lddb::jump_point_search(kOctile, scattered, a, b, search_options(), ctx).stats.expanded);
   }
+}
+
+// A random vertex of the map, usable or not (the search answers invalid_start / invalid_goal).
+point random_vertex(std::mt19937_64& rng, const grid_map& m) {
+  return {std::uniform_int_distribution<int>(0, m.width())(rng), std::uniform_int_distribution<int>(0, m.height())(rng)};
+}
+
+TEST(JumpSearch, AnyAngle) {
+  std::mt19937_64 rng(4242);
+  search_context ctx;
+  int found = 0, none = 0, optimal = 0;
+  double excess = 0;
+  for (int m = 0; m < 400; ++m) {
+    const rule r = rule::any_angle(m % 2 == 0 ? lddb::squeezing::forbidden : lddb::squeezing::allowed);
+    const int w = std::uniform_int_distribution<int>(1, 18)(rng), h = std::uniform_int_distribution<int>(1, 14)(rng);
+    lddb_test::test_map t = generated(rng, w, h);
+    for (int q = 0; q < 5; ++q) {
+      if (q > 0) change_some(rng, t, 1 + q);
+      std::uint64_t double_corners = 0;  // counted apart, from the oracle's grid
+      for (int y = 0; y <= h; ++y)
+        for (int x = 0; x <= w; ++x) {
+          const bool nw = t.grid.blocked(x - 1, y - 1), ne = t.grid.blocked(x, y - 1);
+          const bool sw = t.grid.blocked(x - 1, y), se = t.grid.blocked(x, y);
+          double_corners += (nw && se && !ne && !sw) || (ne && sw && !nw && !se);
+        }
+      ASSERT_EQ(t.map.double_corner_count(), double_corners) << t.describe();
+      const point s = random_vertex(rng, t.map), g = random_vertex(rng, t.map);
+      const search_result res = lddb::jump_point_search(r, t.map, s, g, search_options(), ctx);
+      if (res.status == search_status::invalid_start || res.status == search_status::invalid_goal) continue;
+      const std::string where = r.name() + " " + pt(s) + "->" + pt(g) + "\n" + t.describe();
+      const double best = oracle::least_cost(r, t.grid, s, g);
+      if (std::isinf(best)) {
+        ASSERT_EQ(res.status, search_status::no_path) << where;
+        ++none;
+        continue;
+      }
+      ASSERT_EQ(res.status, search_status::found) << res.message << "\n" << where;
+      const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
+      ASSERT_TRUE(rep.ok) << rep.why << "\n" << where;
+      ASSERT_EQ(res.path.front(), s);
+      ASSERT_EQ(res.path.back(), g);
+      EXPECT_NEAR(lddb::cost_to_double(res.cost), rep.length, 1e-6) << where;
+      ASSERT_GE(rep.length, best - 1e-6) << where;
+      // Tight: no inner waypoint could go (under squeeze=allowed, where every turn is legal).
+      if (r.squeeze == lddb::squeezing::allowed) {
+        for (std::size_t i = 1; i + 1 < res.path.size(); ++i)
+          EXPECT_FALSE(lddb::checker::segment_ok(r, t.grid, res.path[i - 1], res.path[i + 1]))
+              << "waypoint " << pt(res.path[i]) << " could go\n" << where;
+      }
+      if (best > 0) excess += rep.length / best - 1;
+      optimal += rep.length <= best + 1e-6;
+      ++found;
+    }
+  }
+  EXPECT_GT(found, 1000);
+  EXPECT_GT(none, 50);
+  // Not optimal by construction (the way round obstacles is the octile search's), but
+  // nearly: measured, 0.13% above the optimum on average and 95.6% optimal.
+  std::printf("any-angle by jumps: %d paths, mean %.4f%% above the optimum, %.1f%% optimal\n", found,
+              100 * excess / found, 100.0 * optimal / found);
+  EXPECT_LT(excess / found, 0.005);
+  EXPECT_GT(optimal, found * 90 / 100);
+}
+
+TEST(JumpSearch, AnyAngleChoice) {
+  std::mt19937_64 rng(31);
+  search_context ctx;
+  const rule r = rule::any_angle();
+  const lddb::database& db = lddb_test::db_for(r);
+  grid_map rooms = lddb::make_rooms_map(128, 128, 16, 3);
+  rooms.set_block_size(db.info().block);
+  lddb::prepare_options o;
+  o.mode = lddb::prepare_mode::complete;
+  ASSERT_TRUE(lddb::prepare(db, rooms, o).plan.jumps);
+  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(db, rooms, search_options()));
+  search_options block_only;
+  block_only.jumps = false;
+  const oracle::grid og = lddb_test::to_oracle(rooms);
+  for (int q = 0; q < 40; ++q) {
+    const point s = random_free(rng, rooms), g = random_free(rng, rooms);
+    const search_result jumped = lddb::block_astar(db, rooms, s, g, search_options(), ctx);
+    const search_result direct = lddb::jump_point_search(r, rooms, s, g, search_options(), ctx);
+    const search_result blocks = lddb::block_astar(db, rooms, s, g, block_only, ctx);
+    ASSERT_EQ(jumped.status, blocks.status);
+    EXPECT_EQ(jumped.path, direct.path) << "Block A* hands the query over unchanged";
+    EXPECT_TRUE(oracle::check_path(r, og, std::span<const point>(jumped.path)).ok);
+  }
+  // Two rooms joined only where two blocked cells touch at a corner (vertex (3,3)).
+  lddb_test::test_map t = lddb_test::empty_map(6, 6);
+  for (point c : {point{2, 0}, point{2, 1}, point{2, 2}, point{3, 3}, point{3, 4}, point{3, 5}}) t.set_blocked(c.x, c.y, true);
+  const rule squeeze = rule::any_angle(lddb::squeezing::allowed);
+  const search_result through = lddb::jump_point_search(squeeze, t.map, {0, 5}, {5, 0}, search_options(), ctx);
+  ASSERT_EQ(through.status, search_status::found) << through.message;
+  EXPECT_NEAR(lddb::cost_to_double(through.cost), oracle::least_cost(squeeze, t.grid, {0, 5}, {5, 0}), 1e-6);
+  EXPECT_TRUE(oracle::check_path(squeeze, t.grid, std::span<const point>(through.path)).ok);
+  const search_result apart = lddb::jump_point_search(r, t.map, {0, 5}, {5, 0}, search_options(), ctx);
+  EXPECT_EQ(apart.status, search_status::no_path);
+  EXPECT_NE(apart.message.find("vertex (0,5)"), std::string::npos) << apart.message;
+  // A budget of one jump point: a legal path from the start, cut short.
+  search_options budget;
+  budget.max_expansions = 1;
+  const search_result cut = lddb::jump_point_search(r, rooms, {1, 1}, {126, 126}, budget, ctx);
+  ASSERT_EQ(cut.status, search_status::budget_exhausted);
+  EXPECT_EQ(cut.path.front(), (point{1, 1}));
+  EXPECT_TRUE(oracle::check_path(r, og, std::span<const point>(cut.path)).ok);
 }
 
 }  // namespace

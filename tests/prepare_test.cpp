@@ -118,13 +118,18 @@ TEST(Prepare, SearchesStayOptimalThroughChanges) {
         lddb::search_options plain = raw();
         plain.use_prepared = false;
         plain.open_squares = o.open_squares;
-        const lddb::search_result with = lddb::block_astar(db, map, s, t, raw(), ctx);
+        lddb::search_options own = raw();
+        own.jumps = false;  // any-angle by jumps has its own paths: checked below
+        const lddb::search_result with = lddb::block_astar(db, map, s, t, own, ctx);
         const lddb::search_result without = lddb::block_astar(db, map, s, t, plain, ctx);
         ASSERT_EQ(with.status, without.status) << where << ": " << with.message;
         if (!with.found()) continue;
         ++checked;
         if (r.on_vertices()) {
           EXPECT_EQ(with.cost, without.cost) << where;  // consistent bounds: Block A*'s own least cost
+          const lddb::search_result jumped = lddb::block_astar(db, map, s, t, {}, ctx);
+          ASSERT_TRUE(jumped.found()) << where;
+          EXPECT_TRUE(oracle::check_path(r, og, jumped.path).ok) << where << " by jumps";
           const lddb::search_result th = lddb::theta_star(r, map, s, t, {}, ctx);
           ASSERT_TRUE(th.found()) << where;
           EXPECT_TRUE(oracle::check_path(r, og, th.path).ok) << where << " theta*";

@@ -11,7 +11,7 @@ void add_prepare_options(CLI::App* cmd, bool& no_prepare, bool& no_jumps, std::o
                 "Search each map as loaded: no lddb::prepare (no landmarks, the rule's default squares, no jumps)");
   cmd->add_flag("--no-jumps", no_jumps,
                 "Block A* answers every query itself: never by jump point search (default: where lddb::prepare "
-                "chooses it, tile and octile maps without scattered obstacles)");
+                "chooses it, maps without scattered obstacles)");
   cmd->add_option("--landmarks", count,
                   "Landmarks for each map (0 to " + std::to_string(landmark_set::kMaxLandmarks) +
                       "; default: what lddb::prepare chooses for the map, 8 or none)")

@@ -19,8 +19,8 @@
 namespace lddb::cli {
 
 const char* const kSearchRulesHelp = R"(Algorithms: block-astar (the default; needs a database), astar (tile, octile),
-  jps (jump point search: tile, and octile with corners=forbidden and a diagonal between 1
-  and 2, exclusive), theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
+  jps (jump point search: tile, octile with corners=forbidden and a diagonal between 1
+  and 2, exclusive, and any-angle), theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
   else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
   shipped database <rule>-4.lddb (where it is looked for: Databases, below).
 Rules: tile; octile, with corners=forbidden (the default), one-side-free or allowed (a
@@ -224,8 +224,9 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
       break;
     case algorithm::jps:
       if (!jump_point_search_supports(s.movement))
-        throw usage_error("rule mismatch: --algo jps searches tile, and octile with corners=forbidden and a diagonal "
-                          "cost strictly between 1 and 2, not " + s.movement.name() + "; use --algo astar or block-astar");
+        throw usage_error("rule mismatch: --algo jps searches tile, octile with corners=forbidden and a diagonal "
+                          "cost strictly between 1 and 2, and any-angle, not " + s.movement.name() +
+                          "; use --algo astar or block-astar");
       break;
     case algorithm::theta:
     case algorithm::lazy_theta:

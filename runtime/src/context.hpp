@@ -25,8 +25,8 @@ void reserve_state(node_search_state*& s, const rule& r, const grid_map& map);
 // Sets `out` to the printf-style text, reusing its capacity: the messages of normal
 // outcomes (no path, budget exhausted) must not allocate in a warm query.
 void set_message(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
-// `res` answers no_path between the cells start and goal under rule r, with the message
-// of every search on cells (A*, jump point search).
+// `res` answers no_path between the cells (vertices, under a rule on vertices) start and
+// goal under rule r, with the message of every search on cells (A*, jump point search).
 void no_path_between_cells(const rule& r, point start, point goal, search_result& res);
 
 // Checks a query's start and goal for the rule (cells or vertices) and answers

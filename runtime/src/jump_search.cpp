@@ -46,7 +46,9 @@
 // straight directions it is made of; the jump points found are pushed with the expanded
 // cell as parent. So every edge of the search goes diagonally first, then straight, and
 // the path is filled in between jump points that way.
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 
 #include "cell_runs.hpp"
@@ -62,17 +64,23 @@
 namespace lddb {
 
 bool jump_point_search_supports(const rule& r) {
-  return r.kind == rule_kind::tile || (r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden &&
+  return r.kind == rule_kind::tile || r.kind == rule_kind::any_angle || (r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden &&
                                        r.diagonal > kMinDiagonalCost && r.diagonal < kMaxDiagonalCost);
 }
+
+void jump_any_angle(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                    search_context& ctx, search_result& res);
+void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
+                search_context& ctx, search_result& res, bool straight_ties);
 
 namespace {
 
 class jump_search {
  public:
   jump_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
-              node_search_state& st, search_result& res)
+              node_search_state& st, search_result& res, bool straight_ties = false)
       : r_(r), map_(map), start_(start), goal_(goal), options_(options), st_(st), res_(res), w_(map.width()),
+        straight_ties_(straight_ties),
         weight_(weight_factor::of(options.weight)), landmarks_(usable_landmarks(options, map), start, goal, 0) {}
 
   template <heuristic_kind H>
@@ -131,8 +139,20 @@ class jump_search {
       st_.decrease(vid, g + st_.open_h(vid), g);
     } else {
       v.pos = node_search::kNotOpen;
-      st_.push(vid, g + h<H>({x, y}), g);
+      st_.push(vid, g + h<H>({x, y}) + tie(x, y), g);
     }
+  }
+
+  // With straight_ties, among nodes of equal f those nearer the straight line from start to
+  // goal come first (by how much a detour through them lengthens it), so that of the many
+  // paths of least octile cost the search keeps one near the line: what an any-angle path
+  // pulled tight from it wants. The term stays below the least gap between two distinct f
+  // values (a + b sqrt 2 with |b| up to a map's side), so it only orders ties.
+  cost_t tie(int x, int y) const {
+    if (!straight_ties_) return 0;
+    const double detour = std::hypot(double(x - start_.x), double(y - start_.y)) +
+                          std::hypot(double(x - goal_.x), double(y - goal_.y)) - straight_;
+    return static_cast<cost_t>(std::min(detour, 4096.0) * 128.0);
   }
 
   // Cell (x, y) is blocked; x and y at most one cell off the map, which the margins of
@@ -283,6 +303,8 @@ class jump_search {
   node_search_state& st_;
   search_result& res_;
   int w_;
+  bool straight_ties_;
+  double straight_ = std::hypot(double(goal_.x - start_.x), double(goal_.y - start_.y));
   bool tile_ = r_.kind == rule_kind::tile;
   weight_factor weight_;
   landmark_bound landmarks_;
@@ -317,18 +339,24 @@ void jump_point_search(const rule& r, const grid_map& map, point start, point go
         jump_point_search(r, view, start, goal, o, ctx, res);
       }))
     return;
+  if (r.on_vertices()) return jump_any_angle(r, map, start, goal, asked, ctx, res);
+  jump_cells(r, map, start, goal, asked, ctx, res, false);
+}
+
+void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
+                search_context& ctx, search_result& res, bool straight_ties) {
   search_options scratch;
   const search_options& options = detail::with_prepared(asked, r, map, scratch);
   res.clear();
   if (!jump_point_search_supports(r)) {
     res.status = search_status::rule_mismatch;
-    res.message = "jump_point_search() searches tile, and octile with corners=forbidden and a diagonal cost strictly "
-                  "between 1 and 2; rule " + r.name() + " is not one: use block_astar() or astar()";
+    res.message = "jump_point_search() searches tile, octile with corners=forbidden and a diagonal cost strictly "
+                  "between 1 and 2, and any-angle; rule " + r.name() + " is not one: use block_astar() or astar()";
     return;
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
-  jump_search js(r, map, start, goal, options, node_state(ctx), res);
+  jump_search js(r, map, start, goal, options, node_state(ctx), res, straight_ties);
   with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.run<H>(); });
   finish_path(r, map, options, res);
 }

@@ -182,6 +182,9 @@ struct node_search_state {
   move_tables moves;
   std::uint32_t gen = 0;
   std::uint64_t heap_ops = 0;  // of the current query
+  // Any-angle by jumps (jump_any_angle.cpp): the path being pulled tight, and what each
+  // waypoint was last judged between, in and out of a pass.
+  std::vector<point> pull_in, pull_out, pull_judged, pull_judged_out;
 
   // Starts a query over `count` nodes (cells or vertices, row-major).
   void begin(std::size_t count) {

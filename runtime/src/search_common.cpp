@@ -62,8 +62,9 @@ void set_message(std::string& out, const char* format, ...) {
 
 void no_path_between_cells(const rule& r, point start, point goal, search_result& res) {
   res.status = search_status::no_path;
-  set_message(res.message, "no path from cell (%d,%d) to cell (%d,%d) under rule %s", start.x, start.y, goal.x, goal.y,
-              r.name().c_str());
+  const char* what = r.on_vertices() ? "vertex" : "cell";
+  set_message(res.message, "no path from %s (%d,%d) to %s (%d,%d) under rule %s", what, start.x, start.y, what, goal.x,
+              goal.y, r.name().c_str());
 }
 
 void describe_unit(const rule& r, const unit& u, search_result& res) {

@@ -153,6 +153,11 @@ class grid_map {
 
   // Number of blocked cells (for reports).
   std::uint64_t blocked_count() const;
+  // Double corners: vertices whose two diagonally opposite cells are blocked and the other
+  // two free (lddb/segments.hpp), kept by set_blocked in O(1). A point passes one only under
+  // any-angle squeeze=allowed; jump point search's cells never do, so under that rule it
+  // hands such maps to Theta* and Block A* keeps them (jump_point_search).
+  std::uint64_t double_corner_count() const { return double_corners_; }
 
   // 64 cells of a row or a column at once, for searches that scan lines of cells a word at
   // a time (jump_point_search): bit i is set when cell (x + i, y) (row_bits) or (x, y + i)
@@ -219,6 +224,7 @@ class grid_map {
   // that do not fit the map left out), how many of its blocks are not open.
   std::vector<std::vector<std::uint32_t>> group_counts_;
   std::uint64_t cells_freed_ = 0, cells_blocked_ = 0;
+  std::uint64_t double_corners_ = 0;
   std::vector<std::uint32_t> freed_journal_;  // y << 16 | x, the n-th freed cell at n % kFreedJournal
   // A copy is another map, so it gets a new identity; a move keeps it (the map moved,
   // e.g. into a container) and leaves the moved-from object a new one.

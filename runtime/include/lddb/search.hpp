@@ -305,9 +305,18 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
 // bits set_blocked keeps), so a changed cell costs nothing more, and it returns optimal
 // paths like A* (every cell, or the turning points with search_options::smooth). Fast on
 // open ground and in corridors, where it steps over many cells at once; slow where
-// obstacles are scattered, which stop every scan. Its rule must be tile, or octile with
-// corners=forbidden and a diagonal cost strictly between 1 and 2 (jump_point_search_supports;
-// the proofs are in runtime/src/jump_search.cpp); any other answers rule_mismatch.
+// obstacles are scattered, which stop every scan. Its rule must be tile, octile with
+// corners=forbidden and a diagonal cost strictly between 1 and 2, or any-angle
+// (jump_point_search_supports; the proofs are in runtime/src/jump_search.cpp and
+// jump_any_angle.cpp); any other answers rule_mismatch.
+// Any-angle: the search runs on the cells, between a free cell of the start's and one of
+// the goal's, breaking octile ties towards the straight line, and its path is pulled tight
+// around the obstacle corners it passes: a legal path, the shortest of the way round the
+// obstacles it takes, which is not always the shortest way round (docs/benchmarks.md gives
+// the lengths); always tight, smoothed or not, and with no landmarks (the map's are for
+// vertices). Under squeeze=allowed on a map with double corners (grid_map::
+// double_corner_count), which paths of cells never pass, Theta* answers instead, and Block
+// A* keeps such queries.
 // max_expansions counts jump points expanded.
 bool jump_point_search_supports(const rule& r);
 search_result jump_point_search(const rule& r, const grid_map& map, point start, point goal,

@@ -373,6 +373,8 @@ search_result block_astar_continue(search_context& ctx, std::uint64_t max_expans
 bool block_astar_answers_by_jumps(const database& db, const grid_map& map, const search_options& options) {
   const rule& r = db.movement();
   if (!jump_point_search_supports(r) || map.block() != db.shape().block()) return false;
+  // Jumps would go round the double corners a point may pass under squeeze=allowed.
+  if (r.squeeze == squeezing::allowed && map.double_corner_count() != 0) return false;
   if (options.expected_rule && !(*options.expected_rule == r)) return false;
   if (options.jumps) return *options.jumps;
   if (!options.use_prepared || map.preparations() == nullptr) return false;
