@@ -108,6 +108,11 @@ point tangent(const grid_map& map, point a, point v, point b) {
   const int x0 = std::min({a.x, v.x, b.x}), x1 = std::max({a.x, v.x, b.x});
   const int y0 = std::min({a.y, v.y, b.y}), y1 = std::max({a.y, v.y, b.y});
   // The triangle's x-extent on the grid line y: where its sides cross it.
+  double slope[3];
+  for (int k = 0; k < 3; ++k) {
+    const point p = tri[k], q = tri[(k + 1) % 3];
+    slope[k] = p.y == q.y ? 0.0 : double(q.x - p.x) / double(q.y - p.y);
+  }
   const auto extent = [&](int y, double& lo, double& hi) {
     for (int k = 0; k < 3; ++k) {
       const point p = tri[k], q = tri[(k + 1) % 3];
@@ -116,7 +121,7 @@ point tangent(const grid_map& map, point a, point v, point b) {
         lo = std::min(lo, double(std::min(p.x, q.x))), hi = std::max(hi, double(std::max(p.x, q.x)));
         continue;
       }
-      const double at = p.x + double(q.x - p.x) * (y - p.y) / double(q.y - p.y);
+      const double at = p.x + slope[k] * (y - p.y);
       lo = std::min(lo, at), hi = std::max(hi, at);
     }
   };
@@ -261,6 +266,9 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   if (res.status == search_status::found && !(goal == p.back())) p.push_back(goal);
   // Passes until nothing changes; then the waypoints left in line between their neighbours
   // (kept while a turn after them might be pulled to them) go, and if any went, again.
+  // A round that does not shorten the path ends it (a waypoint dropped in line may come
+  // back as the same turn).
+  double length = path_length(p);
   for (int round = 0; round < 16; ++round) {
     st.pull_judged.assign(2 * p.size(), point{-1, -1});
     for (int pass = 0; pass < 64 && p.size() >= 3; ++pass) {
@@ -269,8 +277,11 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
       st.pull_judged.swap(st.pull_judged_out);
       if (!changed) break;
     }
-    if (!drop_in_line(r, map, p, st.pull_out)) break;
-    p.swap(st.pull_out);
+    const bool dropped = drop_in_line(r, map, p, st.pull_out);
+    if (dropped) p.swap(st.pull_out);
+    const double now = path_length(p);
+    if (!dropped || !(now < length - 1e-9)) break;
+    length = now;
   }
   res.path.assign(p.begin(), p.end());
   cost_t c = 0;
