@@ -80,8 +80,9 @@ std::int64_t orient(point a, point b, point c) {
 }
 
 // The corner of a blocked cell reaching into triangle (a, v, b) that a sees farthest toward
-// v (of those in line, the nearest), or a when no blocked cell reaches in.
-point tangent(const grid_map& map, point a, point v, point b) {
+// v (of those in line with a, the farthest or the nearest), or a when no blocked cell
+// reaches in.
+point tangent(const grid_map& map, point a, point v, point b, bool farthest) {
   const std::int64_t side = orient(a, b, v);
   if (side == 0) return a;
   const std::int64_t s = side > 0 ? 1 : -1;
@@ -101,9 +102,8 @@ point tangent(const grid_map& map, point a, point v, point b) {
   const auto consider = [&](point p) {
     if (p == a || orient(a, b, p) * s < 0 || orient(b, v, p) * s < 0 || orient(v, a, p) * s < 0) return;
     const std::int64_t o = orient(a, best, p) * s;
-    if (best == a || o > 0 ||
-        (o == 0 && std::abs(p.x - a.x) + std::abs(p.y - a.y) < std::abs(best.x - a.x) + std::abs(best.y - a.y)))
-      best = p;
+    const int dp = std::abs(p.x - a.x) + std::abs(p.y - a.y), db = std::abs(best.x - a.x) + std::abs(best.y - a.y);
+    if (best == a || o > 0 || (o == 0 && (farthest ? dp > db : dp < db))) best = p;
   };
   const int x0 = std::min({a.x, v.x, b.x}), x1 = std::max({a.x, v.x, b.x});
   const int y0 = std::min({a.y, v.y, b.y}), y1 = std::max({a.y, v.y, b.y});
@@ -192,7 +192,10 @@ bool pull_tight(const rule& r, const grid_map& map, const std::vector<point>& in
       changed = true;
       continue;
     }
-    const point c = tangent(map, a, v, b);
+    // Of corners in line, the string bends at the farthest (it runs along the others); when
+    // the straight run to it is not legal (a double corner on the way), at the nearest.
+    point c = tangent(map, a, v, b, true);
+    if (!(c == a) && !(c == v) && !legal(a, c)) c = tangent(map, a, v, b, false);
     if (!(c == a) && !(c == v) && inserted < in.size() + 64 && legal(a, c) && legal(c, v) &&
         (first || turn_ok(before, a, c)) && turn_ok(a, c, v) && turn_ok(c, v, b)) {
       keep(c, point{-1, -1}, point{-1, -1});  // never judged: examined again next pass

@@ -24,8 +24,9 @@
 //    (lddb::checker::segment_ok, a state per side of a double corner) connects start and
 //    goal; all three paths pass the checker;
 //  * jump point search (tile, octile with corners forbidden): A*'s status and least cost,
-//    and a path the checker accepts; with the preparation (bit 6) Block A* itself hands
-//    such queries to it where the map has few corners;
+//    and a path the checker accepts; any-angle: Theta*'s status and a path the checker
+//    accepts; with the preparation (bit 6) Block A* itself hands such queries to it where
+//    the map has few corners;
 //  * statuses for blocked or off-map endpoints agree with A* / Theta*;
 //  * the same query on a fresh context gives the identical path and cost (determinism and
 //    no state leaking between queries), and the reverse query has the same cost (cells);
@@ -201,6 +202,7 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
     // Raw paths: two any-angle paths of one least cost may smooth to different lengths.
     lddb::search_options with = opt, plain = opt;
     with.smooth = plain.smooth = false;
+    with.jumps = false;  // Block A*'s own graph (any-angle by jumps has its own paths)
     plain.landmarks = nullptr;
     plain.use_prepared = false;
     if (prepared && !large) plain.open_squares = lddb::preparation_of(m, r)->plan.open_squares;
@@ -256,6 +258,12 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
               lddb::search_status_name(th.status) + ", Lazy Theta* " + lddb::search_status_name(lz.status) + "\n" + ctx);
   if (ba.status == lddb::search_status::found || ba.status == lddb::search_status::no_path)
     require(ba.found() == bfs_vertices(r, m, s, g), "reachability differs from the vertex BFS\n" + ctx);
+  {  // any-angle by jumps: the same reachability, a legal path
+    const lddb::search_result js = lddb::jump_point_search(r, m, s, g, ref_opt, ref_ctx);
+    require(js.status == th.status, std::string("status: jump point search ") + lddb::search_status_name(js.status) +
+                                        ", Theta* " + lddb::search_status_name(th.status) + "\n" + ctx);
+    if (js.found()) check_path("jump point search", r, m, s, g, js, ctx);
+  }
   if (ba.found()) {
     check_path("Theta*", r, m, s, g, th, ctx);
     check_path("Lazy Theta*", r, m, s, g, lz, ctx);
@@ -334,6 +342,8 @@ void check_unit(int which, const lddb::grid_map& m, const lddb::unit& u, point s
            lddb::jump_point_search(r, direct, s, g, without, warm));
   } else {
     same("Theta*", lddb::theta_star(r, m, s, g, with, warm), lddb::theta_star(r, direct, s, g, without, warm));
+    same("jump point search", lddb::jump_point_search(r, m, s, g, with, warm),
+         lddb::jump_point_search(r, direct, s, g, without, warm));
     same("Lazy Theta*", lddb::lazy_theta_star(r, m, s, g, with, warm), lddb::lazy_theta_star(r, direct, s, g, without, warm));
   }
 }

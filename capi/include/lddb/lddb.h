@@ -150,7 +150,7 @@ typedef struct lddb_options {
                               its open-square choice when open_squares is 1); 0: search as if
                               the map were not prepared */
   /* Version 7. */
-  int32_t jumps;           /* Block A* under tile, or octile with corners=forbidden: LDDB_JUMPS_DEFAULT
+  int32_t jumps;           /* Block A* under tile, octile with corners=forbidden, or any-angle: LDDB_JUMPS_DEFAULT
                               (negative, lddb_options_init's) the map's preparation's choice
                               (jump point search on maps without scattered obstacles, none on
                               a map not prepared); 0 Block A* always; 1 jump point search

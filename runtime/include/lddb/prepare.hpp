@@ -75,7 +75,8 @@ struct preparation_plan {
 // it is fast where they are few (rooms, caves, corridors: docs/benchmarks.md, "Jump point
 // search") and slower than Block A* where obstacles are scattered cells (random maps, whose
 // share is 0.32-0.61, and the maze of 1-wide corridors, 0.37, against at most 0.09 on every
-// other map of the benchmark families).
+// other map of the benchmark families). Any-angle the same way (on the cells, pulled tight;
+// 2-10x faster than Block A* on those maps, docs/benchmarks.md, "Any-angle by jumps").
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
 inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 inline constexpr double kMaxJumpCorners = 0.2;
