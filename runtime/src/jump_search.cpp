@@ -78,7 +78,7 @@ namespace {
 class jump_search {
  public:
   jump_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
-              node_search_state& st, search_result& res, bool straight_ties = false)
+              node_search_state& st, search_result& res, bool straight_ties)
       : r_(r), map_(map), start_(start), goal_(goal), options_(options), st_(st), res_(res), w_(map.width()),
         straight_ties_(straight_ties),
         weight_(weight_factor::of(options.weight)), landmarks_(usable_landmarks(options, map), start, goal, 0) {}
@@ -144,15 +144,16 @@ class jump_search {
   }
 
   // With straight_ties, among nodes of equal f those nearer the straight line from start to
-  // goal come first (by how much a detour through them lengthens it), so that of the many
-  // paths of least octile cost the search keeps one near the line: what an any-angle path
-  // pulled tight from it wants. The term stays below the least gap between two distinct f
-  // values (a + b sqrt 2 with |b| up to a map's side), so it only orders ties.
+  // goal come first (by how much a detour through them lengthens it, in 1/16 of a cell), so
+  // that of the many paths of least octile cost the search keeps one near the line: what an
+  // any-angle path pulled tight from it wants. The term stays below 2^-16 of a cell, less
+  // than the gap between two distinct f values a + b sqrt 2 while |b| is below 13,860 (the
+  // convergents of sqrt 2), so on any map up to about 6,900 cells a side it only orders ties.
   cost_t tie(int x, int y) const {
     if (!straight_ties_) return 0;
     const double detour = std::hypot(double(x - start_.x), double(y - start_.y)) +
                           std::hypot(double(x - goal_.x), double(y - goal_.y)) - straight_;
-    return static_cast<cost_t>(std::min(detour, 4096.0) * 128.0);
+    return static_cast<cost_t>(std::min(detour, 4096.0) * 16.0);
   }
 
   // Cell (x, y) is blocked; x and y at most one cell off the map, which the margins of
@@ -304,7 +305,7 @@ class jump_search {
   search_result& res_;
   int w_;
   bool straight_ties_;
-  double straight_ = std::hypot(double(goal_.x - start_.x), double(goal_.y - start_.y));
+  double straight_ = straight_ties_ ? std::hypot(double(goal_.x - start_.x), double(goal_.y - start_.y)) : 0.0;
   bool tile_ = r_.kind == rule_kind::tile;
   weight_factor weight_;
   landmark_bound landmarks_;
