@@ -29,6 +29,14 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 // goal under rule r, with the message of every search on cells (A*, jump point search).
 void no_path_between_cells(const rule& r, point start, point goal, search_result& res);
 
+// Jump point search on the cells (jump_search.cpp), the work of jump_point_search; with
+// straight_ties nodes of equal f are ordered by how far off the start-goal line they lie.
+void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
+                search_context& ctx, search_result& res, bool straight_ties);
+// Any-angle by jumps (jump_any_angle.cpp): jump_point_search under an any-angle rule.
+void jump_any_angle(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
+                    search_context& ctx, search_result& res);
+
 // Checks a query's start and goal for the rule (cells or vertices) and answers
 // start == goal. Returns true when the search must run; otherwise `res` is complete
 // (invalid_start, invalid_goal with a message naming the point, or found). Under the

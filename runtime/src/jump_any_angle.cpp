@@ -25,8 +25,10 @@
 // Every new segment and turn is checked (segment_legal, turn_legal); a change that fails
 // is not made, so the path stays legal, and it never gets longer (each change replaces
 // two sides of a triangle by a path inside it). Passes repeat until none changes a
-// waypoint: each waypoint then turns around an obstacle on the inside of its turn, which
-// makes the path locally shortest, the shortest of its homotopy class.
+// waypoint (each waypoint then turns around an obstacle on the inside of its turn: the
+// path is locally shortest, so the shortest of its way round the obstacles), then the
+// waypoints left in line go, and all again while that shortens the path; a bound on the
+// passes and rounds keeps a query's time bounded should they not settle.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -38,9 +40,6 @@
 #include "node_search.hpp"
 
 namespace lddb {
-
-void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
-                search_context& ctx, search_result& res, bool straight_ties);
 
 namespace {
 

@@ -68,10 +68,6 @@ bool jump_point_search_supports(const rule& r) {
                                        r.diagonal > kMinDiagonalCost && r.diagonal < kMaxDiagonalCost);
 }
 
-void jump_any_angle(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
-                    search_context& ctx, search_result& res);
-void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
-                search_context& ctx, search_result& res, bool straight_ties);
 
 namespace {
 
