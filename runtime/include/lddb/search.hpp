@@ -314,7 +314,8 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
 // around the obstacle corners it passes: a legal path, the shortest of the way round the
 // obstacles it takes, which is not always the shortest way round (docs/benchmarks.md gives
 // the lengths); always tight, smoothed or not, and with no landmarks (the map's are for
-// vertices). Under squeeze=allowed on a map with double corners (grid_map::
+// vertices). A weight orders the cell search, so it bounds the cells' octile cost, not
+// the any-angle length. Under squeeze=allowed on a map with double corners (grid_map::
 // double_corner_count), which paths of cells never pass, Theta* answers instead, and Block
 // A* keeps such queries.
 // max_expansions counts jump points expanded.
