@@ -1,6 +1,5 @@
 // grid_map: cell bits by row and one pattern_code per block. See lddb/grid.hpp.
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <bit>
 #include <stdexcept>
@@ -8,6 +7,7 @@
 
 #include "lddb/grid.hpp"
 #include "lddb/block_shape.hpp"
+#include "lddb/segments.hpp"
 
 namespace lddb {
 
@@ -150,22 +150,12 @@ bool grid_map::same_terrain(const grid_map& a, const grid_map& b) {
 }
 
 namespace {
-// [3 x 3 cells, bit 3 * row + column] -> double corners among the centre cell's four vertices.
-constexpr std::array<std::uint8_t, 512> double_corners_around() {
-  std::array<std::uint8_t, 512> t{};
-  for (unsigned p = 0; p < 512; ++p) {
-    const auto at = [p](int cx, int cy) { return ((p >> (3 * cy + cx)) & 1u) != 0; };
-    int n = 0;
-    for (int vy = 1; vy <= 2; ++vy)
-      for (int vx = 1; vx <= 2; ++vx) {
-        const bool nw = at(vx - 1, vy - 1), ne = at(vx, vy - 1), sw = at(vx - 1, vy), se = at(vx, vy);
-        n += (nw && se && !ne && !sw) || (ne && sw && !nw && !se);
-      }
-    t[p] = static_cast<std::uint8_t>(n);
-  }
-  return t;
+// Double corners among the four vertices of the centre cell of a 3 x 3 neighbourhood
+// (`blocked`: bit 3 * row + column), by the any-angle rule's own test: bits 0, 1, 3 and 4
+// are the north-west cells of those vertices.
+int double_corners_around(std::uint32_t blocked) {
+  return std::popcount(double_corner_mask(~blocked & 0x1FFu, 3) & 0x1Bu);
 }
-constexpr std::array<std::uint8_t, 512> kDoubleCornersAround = double_corners_around();
 }  // namespace
 
 void grid_map::set_cell_bits(int x, int y, bool is_blocked) {
@@ -175,8 +165,8 @@ void grid_map::set_cell_bits(int x, int y, bool is_blocked) {
   // The cell's 3 x 3 neighbourhood decides the double corners at its four vertices.
   const std::uint32_t around = static_cast<std::uint32_t>((row_bits(x - 1, y - 1) & 7) | (row_bits(x - 1, y) & 7) << 3 |
                                                           (row_bits(x - 1, y + 1) & 7) << 6);
-  double_corners_ += kDoubleCornersAround[around ^ 16u];
-  double_corners_ -= kDoubleCornersAround[around];
+  double_corners_ += static_cast<std::uint64_t>(double_corners_around(around ^ 16u));
+  double_corners_ -= static_cast<std::uint64_t>(double_corners_around(around));
   word = is_blocked ? (word | bit) : (word & ~bit);
   std::uint64_t& row = scan_rows_[static_cast<std::size_t>(y + 1) * row_stride_ + kMargin + static_cast<std::size_t>(x >> 6)];
   row = is_blocked ? (row | bit) : (row & ~bit);
