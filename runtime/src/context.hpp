@@ -29,6 +29,10 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 // goal under rule r, with the message of every search on cells (A*, jump point search).
 void no_path_between_cells(const rule& r, point start, point goal, search_result& res);
 
+// The rule's cost of a path of straight segments between vertices (any-angle), each
+// segment's Euclidean length rounded as the rule rounds it (smooth.cpp).
+cost_t segments_cost(const std::vector<point>& path);
+
 // Jump point search on the cells (jump_search.cpp), the work of jump_point_search; with
 // straight_ties nodes of equal f are ordered by how far off the start-goal line they lie.
 void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,

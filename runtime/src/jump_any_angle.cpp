@@ -78,6 +78,11 @@ std::int64_t orient(point a, point b, point c) {
   return std::int64_t(b.x - a.x) * (c.y - a.y) - std::int64_t(b.y - a.y) * (c.x - a.x);
 }
 
+// Point q lies on the closed segment from a to b.
+bool on_segment(point a, point b, point q) {
+  return orient(a, b, q) == 0 && (q.x - a.x) * (q.x - b.x) <= 0 && (q.y - a.y) * (q.y - b.y) <= 0;
+}
+
 // The corner of a blocked cell reaching into triangle (a, v, b) that a sees farthest toward
 // v (of those in line with a, the farthest or the nearest), or a when no blocked cell
 // reaches in.
@@ -184,9 +189,9 @@ bool pull_tight(const rule& r, const grid_map& map, const std::vector<point>& in
     const bool first = out.size() < 2;
     const point before = first ? a : out[out.size() - 2];
     // A waypoint in line between its neighbours shortens nothing by going: it stays, for
-    // a turn after it may yet be pulled to it (the last pass removes those left).
-    const bool in_line = orient(a, v, b) == 0 && (v.x - a.x) * (b.x - v.x) >= 0 && (v.y - a.y) * (b.y - v.y) >= 0;
-    if (!in_line && !(a == b) && legal(a, b) && (first || turn_ok(before, a, b)) && (i + 2 >= in.size() || turn_ok(a, b, in[i + 2]))) {
+    // a turn after it may yet be pulled to it (drop_in_line removes those left).
+    if (!on_segment(a, b, v) && !(a == b) && legal(a, b) && (first || turn_ok(before, a, b)) &&
+        (i + 2 >= in.size() || turn_ok(a, b, in[i + 2]))) {
       ++i;  // a sees b: v goes
       changed = true;
       continue;
@@ -217,8 +222,7 @@ bool drop_in_line(const rule& r, const grid_map& map, const std::vector<point>& 
   for (std::size_t k = 0; k < in.size(); ++k) {
     if (k > 0 && k + 1 < in.size()) {
       const point a = out.back(), v = in[k], b = in[k + 1];
-      if (orient(a, v, b) == 0 && (v.x - a.x) * (b.x - v.x) >= 0 && (v.y - a.y) * (b.y - v.y) >= 0 &&
-          turn_legal(r, map, a.x, a.y, v.x, v.y, b.x, b.y))
+      if (on_segment(a, b, v) && turn_legal(r, map, a.x, a.y, v.x, v.y, b.x, b.y))
         continue;
     }
     out.push_back(in[k]);
@@ -255,13 +259,10 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   p.push_back(start);
   // The start or goal may lie on the way (the corner of a cell passed between two turns):
   // the path then starts or ends there, on that run of moves.
-  const auto on_run = [](point u, point w, point q) {
-    return orient(u, w, q) == 0 && (q.x - u.x) * (q.x - w.x) <= 0 && (q.y - u.y) * (q.y - w.y) <= 0;
-  };
   for (std::size_t k = 0; k < res.path.size(); ++k) {
     const point c = res.path[k];
-    if (k > 0 && on_run(res.path[k - 1], c, start)) p.resize(1);
-    if (k > 0 && on_run(res.path[k - 1], c, goal)) break;
+    if (k > 0 && on_segment(res.path[k - 1], c, start)) p.resize(1);
+    if (k > 0 && on_segment(res.path[k - 1], c, goal)) break;
     if (!(c == p.back())) p.push_back(c);
     if (c == goal) break;
   }
@@ -286,10 +287,7 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
     length = now;
   }
   res.path.assign(p.begin(), p.end());
-  cost_t c = 0;
-  for (std::size_t k = 1; k < res.path.size(); ++k)
-    c += euclid_cost(res.path[k].x - res.path[k - 1].x, res.path[k].y - res.path[k - 1].y);
-  res.cost = c;
+  res.cost = segments_cost(res.path);
   res.length = path_length(res.path);
 }
 

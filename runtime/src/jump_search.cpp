@@ -64,10 +64,10 @@
 namespace lddb {
 
 bool jump_point_search_supports(const rule& r) {
-  return r.kind == rule_kind::tile || r.kind == rule_kind::any_angle || (r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden &&
-                                       r.diagonal > kMinDiagonalCost && r.diagonal < kMaxDiagonalCost);
+  return r.kind == rule_kind::tile || r.kind == rule_kind::any_angle ||
+         (r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden && r.diagonal > kMinDiagonalCost &&
+          r.diagonal < kMaxDiagonalCost);
 }
-
 
 namespace {
 

@@ -96,13 +96,14 @@ void finish_path(const rule& r, const grid_map& map, const search_options& optio
   res.path.erase(std::unique(res.path.begin(), res.path.end()), res.path.end());
   smooth_in_place(r, map, res.path, res.stats.los_checks);
   // Cells keep their moves, so their cost; a vertex path's segments are new.
-  if (r.on_vertices()) {
-    cost_t c = 0;
-    for (std::size_t k = 1; k < res.path.size(); ++k)
-      c += euclid_cost(res.path[k].x - res.path[k - 1].x, res.path[k].y - res.path[k - 1].y);
-    res.cost = c;
-  }
+  if (r.on_vertices()) res.cost = segments_cost(res.path);
   res.length = path_length(res.path);
+}
+
+cost_t segments_cost(const std::vector<point>& path) {
+  cost_t c = 0;
+  for (std::size_t k = 1; k < path.size(); ++k) c += euclid_cost(path[k].x - path[k - 1].x, path[k].y - path[k - 1].y);
+  return c;
 }
 
 double path_length(const std::vector<point>& path) {
