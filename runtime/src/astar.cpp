@@ -35,6 +35,8 @@ void reserve_state(node_search_state*& s, const rule& r, const grid_map& map) {
   if (r.on_vertices()) {  // Theta*: a state per vertex, two at double corners under the default rule (theta.cpp)
     s->reserve((w + 1) * (h + 1) * (r.squeeze == squeezing::forbidden ? 2 : 1));
     (void)s->moves.vertices_for(r);
+    s->pull.reserve(map);  // finish_path's, and any-angle by jumps'
+    if (s->pull_in.capacity() < pull_limit(map)) s->pull_in.reserve(pull_limit(map));
   } else {
     s->reserve(w * h);
     (void)s->moves.cells_for(r);
@@ -156,7 +158,7 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
   node_search_state& st = node_state(ctx);
   with_heuristic(heuristic_for(options, r),
                  [&]<heuristic_kind H>() { astar_core<H>(r, map, start, goal, options, st, res); });
-  finish_path(r, map, options, res);
+  finish_path(r, map, options, res, st.pull);
 }
 
 }  // namespace lddb

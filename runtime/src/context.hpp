@@ -7,6 +7,7 @@
 
 #include "lddb/landmarks.hpp"
 #include "lddb/search.hpp"
+#include "pull_tight.hpp"
 
 namespace lddb {
 
@@ -51,10 +52,11 @@ bool prepare_endpoints(const rule& r, const grid_map& map, point start, point go
                        search_result& res);
 
 // search_options::smooth on a search's answer (found or budget_exhausted), the last step of
-// every search: when the options ask for it, smooths res.path in place (no allocation),
-// counts the line-of-sight tests in res.stats.los_checks and sets `length`, and for
-// any-angle `cost`, from the new waypoints.
-void finish_path(const rule& r, const grid_map& map, const search_options& options, search_result& res);
+// every search: when the options ask for it, smooths res.path in place and pulls a vertex
+// path tight (no allocation once `scratch` has grown), counts the line-of-sight tests in
+// res.stats.los_checks and sets `length`, and for any-angle `cost`, from the new waypoints.
+void finish_path(const rule& r, const grid_map& map, const search_options& options, search_result& res,
+                 pull_scratch& scratch);
 
 // search_options::landmarks when a search may use them on this map: set, not empty and
 // current (no cell freed since they were built); nullptr otherwise (the rule's own

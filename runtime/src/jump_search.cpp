@@ -355,7 +355,7 @@ void jump_cells(const rule& r, const grid_map& map, point start, point goal, con
   if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
   jump_search js(r, map, start, goal, options, node_state(ctx), res, straight_ties);
   with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.run<H>(); });
-  finish_path(r, map, options, res);
+  finish_path(r, map, options, res, node_state(ctx).pull);
 }
 
 }  // namespace lddb

@@ -36,6 +36,7 @@
 #include "lddb/segments.hpp"
 #include "lddb/point.hpp"
 #include "lddb/search.hpp"
+#include "pull_tight.hpp"
 
 namespace lddb {
 
@@ -182,9 +183,10 @@ struct node_search_state {
   move_tables moves;
   std::uint32_t gen = 0;
   std::uint64_t heap_ops = 0;  // of the current query
-  // Any-angle by jumps (jump_any_angle.cpp): the path being pulled tight, and what each
-  // waypoint was last judged between, in and out of a pass.
-  std::vector<point> pull_in, pull_out, pull_judged, pull_judged_out;
+  // Any-angle by jumps (jump_any_angle.cpp): the path of corners, and the scratch of pulling
+  // it tight.
+  std::vector<point> pull_in;
+  pull_scratch pull;
 
   // Starts a query over `count` nodes (cells or vertices, row-major).
   void begin(std::size_t count) {
@@ -300,7 +302,7 @@ struct node_search_state {
 
   std::size_t bytes() const {
     return sizeof(*this) + nodes.size() * sizeof(node_search::node) +
-           heap.capacity() * sizeof(node_search::heap_entry);
+           heap.capacity() * sizeof(node_search::heap_entry) + pull_in.capacity() * sizeof(point) + pull.bytes();
   }
 
  private:

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "context.hpp"
+#include "pull_tight.hpp"
 #include "lddb/search.hpp"
 #include "lddb/segments.hpp"
 
@@ -87,14 +88,20 @@ std::vector<point> smooth_path(const rule& r, const grid_map& map, const std::ve
   path.erase(std::unique(path.begin(), path.end()), path.end());
   std::uint64_t los = 0;
   smooth_in_place(r, map, path, los);
+  if (r.on_vertices()) {
+    pull_scratch scratch;
+    pull_path_tight(r, map, path, scratch, los);
+  }
   return path;
 }
 
-void finish_path(const rule& r, const grid_map& map, const search_options& options, search_result& res) {
+void finish_path(const rule& r, const grid_map& map, const search_options& options, search_result& res,
+                 pull_scratch& scratch) {
   if (!smooths(options, r) || res.path.empty()) return;
   if (res.status != search_status::found && res.status != search_status::budget_exhausted) return;
   res.path.erase(std::unique(res.path.begin(), res.path.end()), res.path.end());
   smooth_in_place(r, map, res.path, res.stats.los_checks);
+  if (r.on_vertices()) pull_path_tight(r, map, res.path, scratch, res.stats.los_checks);
   // Cells keep their moves, so their cost; a vertex path's segments are new.
   if (r.on_vertices()) res.cost = segments_cost(res.path);
   res.length = path_length(res.path);

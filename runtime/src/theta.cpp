@@ -294,7 +294,7 @@ void theta_search(const char* name, const rule& r, const grid_map& map, point st
       theta_rule<Lazy, heuristic_kind::euclidean>(r, map, start, goal, options, st, res);
       break;
   }
-  finish_path(r, map, options, res);
+  finish_path(r, map, options, res, st.pull);
 }
 
 }  // namespace

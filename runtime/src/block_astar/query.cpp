@@ -221,7 +221,7 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   const bool smoothed = smooths(q_.options, rule_) && !r.path.empty();
   if (!smoothed || !rule_.on_vertices()) r.cost = path_cost();
   if (!smoothed) r.length = path_length(r.path);
-  finish_path(rule_, map_, q_.options, r);
+  finish_path(rule_, map_, q_.options, r, st_.pull);
   return true;
 }
 
@@ -259,7 +259,7 @@ void block_search::give_up(search_result& r) {
   walk_back(top.slot(), best, r.path);
   to_path(r.path);
   r.length = path_length(r.path);
-  finish_path(rule_, map_, q_.options, r);
+  finish_path(rule_, map_, q_.options, r, st_.pull);
 }
 
 namespace {
@@ -337,7 +337,8 @@ void destroy_state(block_search_state* s) { delete s; }
 std::size_t state_bytes(const block_search_state* s) {
   if (!s) return 0;
   std::size_t n = sizeof(*s) + s->pool.bytes() + s->open.bytes() +
-                  s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int);
+                  s->candidate.capacity() * sizeof(block_search_state::key) + s->touched.capacity() * sizeof(int) +
+                  s->pull.bytes();
   n += s->links.links.capacity() * sizeof(block_astar_impl::link) +
        s->square_state.capacity() * sizeof(block_astar_impl::square_nodes);
   for (const block_astar_impl::large_nodes& l : s->large_state)

@@ -86,6 +86,7 @@ namespace lddb {
 void reserve_state(block_search_state*& s, const database& db, const grid_map& map) {
   if (!s) s = new block_search_state();
   block_astar_impl::reserve_blocks(*s, db, map);
+  if (db.movement().on_vertices()) s->pull.reserve(map);  // finish_path's
 }
 
 }  // namespace lddb

@@ -32,6 +32,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
 #include "open_list.hpp"
+#include "../pull_tight.hpp"
 #include "regions.hpp"
 #include "slots.hpp"
 
@@ -106,6 +107,7 @@ struct block_search_state {
   std::vector<std::int32_t> carry_from;
   std::vector<std::uint64_t> large_hand;
   std::vector<std::uint8_t> large_ring;
+  pull_scratch pull;  // finish_path's, for any-angle paths
 };
 
 namespace block_astar_impl {
