@@ -58,25 +58,47 @@ bool on_segment(point a, point b, point q) {
 
 namespace {
 
-// The corner of a blocked cell reaching into triangle (a, v, b) that a sees farthest toward
-// v (of those in line with a, the farthest or the nearest), or a when no blocked cell
-// reaches in.
-point tangent(const grid_map& map, point a, point v, point b, bool farthest) {
-  const std::int64_t side = orient(a, b, v);
-  if (side == 0) return a;
-  const std::int64_t s = side > 0 ? 1 : -1;
-  const point tri[3] = {a, b, v};  // each side k runs from tri[k] to tri[k + 1], the inside on the left of s
-  // A cell whose four corners all lie on or outside one side does not reach in (separating
-  // axes: the rows and columns scanned already hold it).
-  const auto reaches_in = [&](int x, int y) {
+// Triangle (a, v, b), not degenerate: each side k runs from corner[k] to corner[k + 1], the
+// inside on the left of s.
+struct triangle {
+  point corner[3];
+  std::int64_t s;
+  triangle(point a, point v, point b) : corner{a, b, v}, s(orient(a, b, v) > 0 ? 1 : -1) {}
+  // Cell (x, y) reaches into the triangle. A cell whose four corners all lie on or outside
+  // one side does not (separating axes: the rows and columns a scan reads already hold it).
+  bool reached_by(int x, int y) const {
     for (int k = 0; k < 3; ++k) {
-      const point p = tri[k], q = tri[(k + 1) % 3];
+      const point p = corner[k], q = corner[(k + 1) % 3];
       if (orient(p, q, {x, y}) * s <= 0 && orient(p, q, {x + 1, y}) * s <= 0 && orient(p, q, {x, y + 1}) * s <= 0 &&
           orient(p, q, {x + 1, y + 1}) * s <= 0)
         return false;
     }
     return true;
-  };
+  }
+};
+
+// Waypoint v turns at a corner of its own: one of its four cells is blocked and reaches into
+// triangle (a, v, b). Then v is the corner tangent() finds (no corner inside the triangle
+// lies farther toward v as a sees it than v itself), so the scan is not needed: most
+// waypoints of a smoothed path are such turns.
+bool turns_at_own_corner(const grid_map& map, point a, point v, point b) {
+  if (orient(a, b, v) == 0) return false;
+  const triangle t(a, v, b);
+  for (int dy = -1; dy <= 0; ++dy)
+    for (int dx = -1; dx <= 0; ++dx)
+      if (map.blocked(v.x + dx, v.y + dy) && t.reached_by(v.x + dx, v.y + dy)) return true;
+  return false;
+}
+
+// The corner of a blocked cell reaching into triangle (a, v, b) that a sees farthest toward
+// v (of those in line with a, the farthest or the nearest), or a when no blocked cell
+// reaches in.
+point tangent(const grid_map& map, point a, point v, point b, bool farthest) {
+  if (orient(a, b, v) == 0) return a;
+  const triangle t(a, v, b);
+  const std::int64_t s = t.s;
+  const point(&tri)[3] = t.corner;
+  const auto reaches_in = [&](int x, int y) { return t.reached_by(x, y); };
   point best = a;
   const auto consider = [&](point p) {
     if (p == a || orient(a, b, p) * s < 0 || orient(b, v, p) * s < 0 || orient(v, a, p) * s < 0) return;
@@ -172,6 +194,11 @@ bool pull_tight(const rule& r, const grid_map& map, const std::vector<point>& in
     }
     // Of corners in line, the string bends at the farthest (it runs along the others); when
     // the straight run to it is not legal (a double corner on the way), at the nearest.
+    if (turns_at_own_corner(map, a, v, b)) {
+      keep(v, a, b);
+      ++i;
+      continue;
+    }
     point c = tangent(map, a, v, b, true);
     if (!(c == a) && !(c == v) && !legal(a, c)) c = tangent(map, a, v, b, false);
     // (A turn is inserted only while the pass's output stays within the limit.)
