@@ -36,7 +36,6 @@ void reserve_state(node_search_state*& s, const rule& r, const grid_map& map) {
     s->reserve((w + 1) * (h + 1) * (r.squeeze == squeezing::forbidden ? 2 : 1));
     (void)s->moves.vertices_for(r);
     s->pull.reserve(map);  // finish_path's, and any-angle by jumps'
-    if (s->pull_in.capacity() < pull_limit(map)) s->pull_in.reserve(pull_limit(map));
   } else {
     s->reserve(w * h);
     (void)s->moves.cells_for(r);

@@ -70,7 +70,7 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   if (res.status != search_status::found && res.status != search_status::budget_exhausted) return;
   // Corners of the cells: the start, each turning cell's top-left corner, the goal.
   node_search_state& st = node_state(ctx);
-  std::vector<point>& p = st.pull_in;
+  std::vector<point>& p = st.pull.in;
   p.clear();
   p.push_back(start);
   // The start or goal may lie on the way (the corner of a cell passed between two turns):
@@ -83,7 +83,7 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
     if (c == goal) break;
   }
   if (res.status == search_status::found && !(goal == p.back())) p.push_back(goal);
-  pull_path_tight(r, map, p, st.pull, res.stats.los_checks);
+  pull_tight_in_place(r, map, st.pull, res.stats.los_checks);
   res.path.assign(p.begin(), p.end());
   res.cost = segments_cost(res.path);
   res.length = path_length(res.path);

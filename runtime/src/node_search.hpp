@@ -183,9 +183,8 @@ struct node_search_state {
   move_tables moves;
   std::uint32_t gen = 0;
   std::uint64_t heap_ops = 0;  // of the current query
-  // Any-angle by jumps (jump_any_angle.cpp): the path of corners, and the scratch of pulling
-  // it tight.
-  std::vector<point> pull_in;
+  // Pulling an any-angle path tight: finish_path's, and any-angle by jumps', which builds
+  // its path of corners in pull.in.
   pull_scratch pull;
 
   // Starts a query over `count` nodes (cells or vertices, row-major).
@@ -302,7 +301,7 @@ struct node_search_state {
 
   std::size_t bytes() const {
     return sizeof(*this) + nodes.size() * sizeof(node_search::node) +
-           heap.capacity() * sizeof(node_search::heap_entry) + pull_in.capacity() * sizeof(point) + pull.bytes();
+           heap.capacity() * sizeof(node_search::heap_entry) + pull.bytes();
   }
 
  private:

@@ -75,6 +75,12 @@ struct triangle {
     }
     return true;
   }
+  // Point p lies in the closed triangle.
+  bool holds(point p) const {
+    for (int k = 0; k < 3; ++k)
+      if (orient(corner[k], corner[(k + 1) % 3], p) * s < 0) return false;
+    return true;
+  }
 };
 
 // Waypoint v turns at a corner of its own: one of its four cells is blocked and reaches into
@@ -96,13 +102,11 @@ bool turns_at_own_corner(const grid_map& map, point a, point v, point b) {
 point tangent(const grid_map& map, point a, point v, point b, bool farthest) {
   if (orient(a, b, v) == 0) return a;
   const triangle t(a, v, b);
-  const std::int64_t s = t.s;
   const point(&tri)[3] = t.corner;
-  const auto reaches_in = [&](int x, int y) { return t.reached_by(x, y); };
   point best = a;
   const auto consider = [&](point p) {
-    if (p == a || orient(a, b, p) * s < 0 || orient(b, v, p) * s < 0 || orient(v, a, p) * s < 0) return;
-    const std::int64_t o = orient(a, best, p) * s;
+    if (p == a || !t.holds(p)) return;
+    const std::int64_t o = orient(a, best, p) * t.s;
     const int dp = std::abs(p.x - a.x) + std::abs(p.y - a.y), db = std::abs(best.x - a.x) + std::abs(best.y - a.y);
     if (best == a || o > 0 || (o == 0 && (farthest ? dp > db : dp < db))) best = p;
   };
@@ -139,10 +143,10 @@ point tangent(const grid_map& map, point a, point v, point b, bool farthest) {
     // On a line of the grid the corner a sees farthest toward v lies at an end, so a row's
     // first and last blocked cells that reach in are all it can offer.
     int x = first_blocked(map, y, cl, cr);
-    while (x <= cr && !reaches_in(x, y)) x = first_blocked(map, y, x + 1, cr);
+    while (x <= cr && !t.reached_by(x, y)) x = first_blocked(map, y, x + 1, cr);
     if (x > cr) continue;
     int last = last_blocked(map, y, x, cr);
-    while (last > x && !reaches_in(last, y)) last = last_blocked(map, y, x, last - 1);
+    while (last > x && !t.reached_by(last, y)) last = last_blocked(map, y, x, last - 1);
     for (int c : {x, last}) {
       consider({c, y});
       consider({c + 1, y});
@@ -252,13 +256,10 @@ std::size_t pull_scratch::bytes() const {
   return (in.capacity() + out.capacity() + judged.capacity() + judged_out.capacity()) * sizeof(point);
 }
 
-void pull_path_tight(const rule& r, const grid_map& map, std::vector<point>& path, pull_scratch& s,
-                     std::uint64_t& los) {
-  const std::size_t limit = pull_limit(map);
-  if (path.size() < 3 || path.size() > limit) return;
-  // The passes go between the scratch's buffers; `path` keeps its own.
+void pull_tight_in_place(const rule& r, const grid_map& map, pull_scratch& s, std::uint64_t& los) {
   std::vector<point>& p = s.in;
-  p.assign(path.begin(), path.end());
+  const std::size_t limit = pull_limit(map);
+  if (p.size() < 3 || p.size() > limit) return;
   // Passes until nothing changes; then the waypoints left in line between their neighbours
   // (kept while a turn after them might be pulled to them) go, and if any went, again.
   // A round that does not shorten the path ends it (a waypoint dropped in line may come
@@ -278,7 +279,14 @@ void pull_path_tight(const rule& r, const grid_map& map, std::vector<point>& pat
     if (!dropped || !(now < length - 1e-9)) break;
     length = now;
   }
-  path.assign(p.begin(), p.end());
+}
+
+void pull_path_tight(const rule& r, const grid_map& map, std::vector<point>& path, pull_scratch& s,
+                     std::uint64_t& los) {
+  // The passes go between the scratch's buffers; `path` keeps its own.
+  s.in.assign(path.begin(), path.end());
+  pull_tight_in_place(r, map, s, los);
+  path.assign(s.in.begin(), s.in.end());
 }
 
 }  // namespace lddb

@@ -20,7 +20,7 @@ std::size_t pull_limit(const grid_map& map);
 // What a pull keeps between its passes, held by the caller so that a query allocates
 // nothing once its context has grown (or been reserved for the map).
 struct pull_scratch {
-  std::vector<point> in, out, judged, judged_out;
+  std::vector<point> in, out, judged, judged_out;  // in: the path (pull_tight_in_place)
   // Room for pull_limit(map) waypoints, written once so that the pages are in memory.
   void reserve(const grid_map& map);
   std::size_t bytes() const;
@@ -32,6 +32,8 @@ struct pull_scratch {
 // on the inside of its turn. Counts segment_legal calls in `los`. `path` keeps its buffer.
 void pull_path_tight(const rule& r, const grid_map& map, std::vector<point>& path, pull_scratch& s,
                      std::uint64_t& los);
+// The same on the path in s.in, for a caller that builds it there: no copy in or out.
+void pull_tight_in_place(const rule& r, const grid_map& map, pull_scratch& s, std::uint64_t& los);
 
 // Point q lies on the closed segment from a to b.
 bool on_segment(point a, point b, point q);

@@ -101,9 +101,12 @@ void finish_path(const rule& r, const grid_map& map, const search_options& optio
   if (res.status != search_status::found && res.status != search_status::budget_exhausted) return;
   res.path.erase(std::unique(res.path.begin(), res.path.end()), res.path.end());
   smooth_in_place(r, map, res.path, res.stats.los_checks);
-  if (r.on_vertices()) pull_path_tight(r, map, res.path, scratch, res.stats.los_checks);
-  // Cells keep their moves, so their cost; a vertex path's segments are new.
-  if (r.on_vertices()) res.cost = segments_cost(res.path);
+  // Cells keep their moves, so their cost; a vertex path is pulled tight, and its segments
+  // are new.
+  if (r.on_vertices()) {
+    pull_path_tight(r, map, res.path, scratch, res.stats.los_checks);
+    res.cost = segments_cost(res.path);
+  }
   res.length = path_length(res.path);
 }
 
