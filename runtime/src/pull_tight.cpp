@@ -77,9 +77,8 @@ struct triangle {
   }
   // Point p lies in the closed triangle.
   bool holds(point p) const {
-    for (int k = 0; k < 3; ++k)
-      if (orient(corner[k], corner[(k + 1) % 3], p) * s < 0) return false;
-    return true;
+    return orient(corner[0], corner[1], p) * s >= 0 && orient(corner[1], corner[2], p) * s >= 0 &&
+           orient(corner[2], corner[0], p) * s >= 0;
   }
 };
 
