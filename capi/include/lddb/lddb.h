@@ -294,6 +294,7 @@ LDDB_API lddb_status lddb_landmarks_repair(lddb_landmarks landmarks, lddb_map ma
 #define LDDB_PREPARATION_READY 0    /* everything planned is built and current */
 #define LDDB_PREPARATION_BUILDING 1 /* landmarks still to build; searches use those done */
 #define LDDB_PREPARATION_STALE 2    /* cells freed since: lddb_prepare_step repairs */
+#define LDDB_PREPARATION_SET_ASIDE 3 /* the map changes often: landmarks set aside until it holds still */
 typedef struct lddb_preparation {
   int32_t landmarks;        /* landmarks planned (0: none) */
   int32_t landmarks_built;  /* whose tables are complete */
