@@ -2,6 +2,7 @@
 #include "lddb/prepare.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -80,6 +81,8 @@ const char* preparation_state_name(preparation_state s) {
       return "building";
     case preparation_state::stale:
       return "stale";
+    case preparation_state::set_aside:
+      return "set aside";
   }
   return "?";
 }
@@ -157,6 +160,10 @@ preparation_report report_of(const detail::prepared_rule& p, const grid_map& map
   const bool published = p.published.load(std::memory_order_acquire);
   out.bytes = (p.set ? p.set->memory_bytes() : 0) + (p.builder ? p.builder->memory_bytes() : 0) +
               (published && p.worker_set ? p.worker_set->memory_bytes() : 0);
+  if (p.set_aside) {
+    out.state = preparation_state::set_aside;
+    return out;
+  }
   if (p.plan.landmarks == 0) {
     out.state = preparation_state::ready;
     return out;
@@ -176,9 +183,63 @@ preparation_report report_of(const detail::prepared_rule& p, const grid_map& map
   return out;
 }
 
+std::uint64_t changes_of(const grid_map& map) { return map.cells_freed() + map.cells_blocked(); }
+
+// The plan again, on the map as it is now: the choices that need no upkeep (jumps, open
+// squares) at once; the landmarks, when the plan has them, by a new build in slices.
+void replan(detail::prepared_rule& p, const grid_map& map) {
+  const preparation_plan before = p.plan;
+  p.plan = plan_preparation(p.movement, map);
+  if (p.options.open_squares) p.plan.open_squares = *p.options.open_squares;
+  if (p.options.jumps) p.plan.jumps = *p.options.jumps && jump_point_search_supports(p.movement);
+  if (before.landmarks == 0 && !p.set_aside) p.plan.landmarks = 0;  // they did not pay here: still not
+  p.changes_at_plan = changes_of(map);
+}
+
+void set_landmarks_aside(detail::prepared_rule& p) {
+  p.stop_worker();
+  p.set.reset();
+  p.builder.reset();
+  p.worker_set.reset();
+  p.published.store(false, std::memory_order_relaxed);
+  p.set_aside = true;
+  p.plan.why += "; the map changes often: landmarks set aside";
+}
+
+// How often the map changes, read at each prepare_step (prepare.hpp, "Maps that change"):
+// sets the plan's landmarks aside, brings them back, plans again. O(1) but for a new plan.
+void follow_changes(detail::prepared_rule& p, const grid_map& map) {
+  const std::uint64_t now = changes_of(map);
+  const bool changed = now != p.changes_at_step;
+  p.changes_at_step = now;
+  p.changed_steps = p.changed_steps << 1 | (changed ? 1u : 0u);
+  p.quiet_steps = changed ? 0 : p.quiet_steps + 1;
+  if (!p.options.adapt_to_change || p.options.landmarks) return;
+  const double cells = static_cast<double>(map.width()) * static_cast<double>(map.height());
+  if (p.set_aside) {
+    if (p.quiet_steps < kQuietSteps) return;
+    p.set_aside = false;
+    replan(p, map);  // the map may be another by now
+    if (p.plan.landmarks > 0) p.builder = new_builder(p, map);
+    return;
+  }
+  if (static_cast<double>(now - p.changes_at_plan) >= kReplanShare * cells) {
+    const int landmarks = p.plan.landmarks;
+    replan(p, map);
+    p.plan.landmarks = landmarks;  // kept current below as before, or set aside
+  }
+  const std::uint64_t window = kChangeWindow >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kChangeWindow) - 1;
+  // A change during the build sets them aside at once: the tables would be repaired or
+  // rebuilt before they ever served a search.
+  const bool building = p.builder != nullptr || p.worker.joinable();
+  if (p.plan.landmarks > 0 && ((changed && building) || std::popcount(p.changed_steps & window) >= kChangingSteps))
+    set_landmarks_aside(p);
+}
+
 // The pending work of one preparation, within `work` points; true when none is left.
 bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
-  if (p.plan.landmarks == 0) return true;
+  follow_changes(p, map);
+  if (p.set_aside || p.plan.landmarks == 0) return true;
   if (p.worker.joinable() && p.published.load(std::memory_order_acquire)) {
     p.worker.join();
     if (p.dropped.load(std::memory_order_relaxed)) {  // the assessment said they do not pay
@@ -225,6 +286,7 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   detail::prepared_rule& p = entry_for(map, r);
   p.options = options;
   p.plan = plan_preparation(r, map);
+  p.changes_at_step = p.changes_at_plan = changes_of(map);
   if (options.landmarks) p.plan.landmarks = *options.landmarks;
   if (options.open_squares) p.plan.open_squares = *options.open_squares;
   if (options.jumps) p.plan.jumps = *options.jumps && jump_point_search_supports(r);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -34,6 +35,12 @@ struct prepared_rule {
   std::atomic<std::int64_t> worker_us{0};
   std::shared_ptr<landmark_set> worker_set;
   double prepare_ms = 0, step_ms = 0;
+  // How fast the map changes, as prepare_step sees it (prepare.hpp, "Maps that change"):
+  // the map's count of changed cells at the last step and at the last plan, which of the
+  // last 64 steps saw a change (bit 0 the last), and the steps since the last change.
+  std::uint64_t changes_at_step = 0, changes_at_plan = 0;
+  std::uint64_t changed_steps = 0, quiet_steps = 0;
+  bool set_aside = false;  // the plan's landmarks are set aside while the map changes
 
   prepared_rule() = default;
   prepared_rule(const prepared_rule&) = delete;

@@ -47,12 +47,12 @@ class Preparation(ctypes.Structure):
     _fields_ = [("landmarks", ctypes.c_int32), ("landmarks_built", ctypes.c_int32),
                 ("open_squares", ctypes.c_int32), ("state", ctypes.c_int32),
                 ("prepare_ms", ctypes.c_double), ("total_ms", ctypes.c_double), ("bytes", ctypes.c_uint64)]
-    STATES = ("ready", "building", "stale")
+    STATES = ("ready", "building", "stale", "set_aside")
 
     def __repr__(self) -> str:
         return (f"Preparation({self.landmarks_built} of {self.landmarks} landmarks, open squares "
                 f"{'on' if self.open_squares else 'off'}, {self.prepare_ms:.1f} ms, {self.bytes / 2**20:.1f} MiB, "
-                f"{self.STATES[self.state] if 0 <= self.state < 3 else self.state})")
+                f"{self.STATES[self.state] if 0 <= self.state < len(self.STATES) else self.state})")
 
 
 def _int(key: str, value, low: int, high: int, hint: str) -> int:

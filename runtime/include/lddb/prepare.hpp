@@ -26,6 +26,21 @@
 // were blocked since the tables were built (they would be loose), prepare_step rebuilds
 // them in slices while the searches go on with what is safe.
 //
+// Maps that change. Landmarks pay on a map that holds still; on one that changes often
+// their upkeep (a repair after every freed cell, a rebuild of every table after many
+// blocked cells, the slices of a build) costs more than they save: 2-4.5x the searches'
+// own time on the GPPC dynamic track's scenarios (docs/benchmarks.md, "Maps that change").
+// So prepare_step watches how often the map changes: once kChangingSteps of its last
+// kChangeWindow calls saw cells change (or one did while they were still being built),
+// it sets the plan's landmarks aside (their tables
+// freed, state set_aside; the searches go on with the rest of the preparation, which
+// needs no upkeep), and once kQuietSteps calls in a row saw none it plans again and
+// builds them in slices. A door shut now and then is still repaired (microseconds). After
+// changes to kReplanShare of the map's cells since the plan (a region redrawn, a whole
+// map switched) it plans again, the choice of jumps and open squares included. Landmarks
+// asked for by count (prepare_options::landmarks), or with prepare_options::adapt_to_change
+// false, are kept current whatever the map does.
+//
 // Threads. Like set_blocked, prepare and prepare_step change the map: call them on the
 // thread that owns it, between searches; any number of searches may then run at once on
 // other threads. A sliced Block A* query (block_astar_begin) may span prepare_step calls:
@@ -118,12 +133,20 @@ struct prepare_options {
   // Rebuild the landmarks (in slices, by prepare_step) once this many cells were blocked
   // since they were built: blocked cells leave them admissible but loose. 0: never.
   std::uint64_t rebuild_after_blocked = 1024;
+  // Set the plan's landmarks aside while the map changes often (see "Maps that change"
+  // above). False: keep them current whatever the map does.
+  bool adapt_to_change = true;
 };
+inline constexpr int kChangeWindow = 64;  // prepare_step calls watched (at most 64)
+inline constexpr int kChangingSteps = 2;  // of them with changed cells: the map changes
+inline constexpr std::uint64_t kQuietSteps = 1024;  // calls in a row without a change: it holds still
+inline constexpr double kReplanShare = 0.125;       // changed cells, of the map's, that call for a new plan
 
 enum class preparation_state : std::uint8_t {
   ready,     // everything planned is built and current
   building,  // landmarks still to build: searches use the landmarks done so far
   stale,     // cells were freed since: searches go without landmarks until prepare_step repairs them
+  set_aside, // the map changes often: the plan's landmarks are set aside until it holds still
 };
 const char* preparation_state_name(preparation_state s);
 

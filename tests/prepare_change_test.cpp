@@ -1,0 +1,159 @@
+// prepare_change_test: the preparation on a map that changes (lddb/prepare.hpp, "Maps that
+// change"): prepare_step sets the plan's landmarks aside while the map changes often and
+// builds them again once it holds still, plans again after a large redraw, and keeps
+// landmarks asked for by count current; searches stay optimal throughout (against the
+// same search with nothing prepared, and against A*).
+//
+//   PrepareChange.SetAsideAndBack  changes in two steps of the window: set aside (tables
+//                    freed, none read); kQuietSteps quiet steps: built again, then ready
+//   PrepareChange.ChangeDuringBuild  a change before the build is done sets them aside at once
+//   PrepareChange.RareDoorsAreRepaired  one changed step now and then keeps them, repaired
+//   PrepareChange.KeptWhenAsked  a count asked for, or adapt_to_change false: never set aside
+//   PrepareChange.RedrawPlansAgain  a map redrawn from open ground to a random one: the new
+//                    plan's choice of jumps, as plan_preparation gives it for the map now
+//   PrepareChange.SearchesStayOptimal  many rounds of changes and steps on generated maps:
+//                    every Block A* cost equals A*'s on the same map
+#include <gtest/gtest.h>
+
+#include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
+#include "lddb/prepare.hpp"
+#include "lddb/search.hpp"
+#include "test_db.hpp"
+#include "test_rng.hpp"
+
+namespace {
+
+using lddb::grid_map;
+using lddb::preparation_state;
+using lddb::rule;
+
+lddb::preparation_state state_of(const grid_map& map, const rule& r) { return lddb::preparation_of(map, r)->state; }
+
+// prepare_step until nothing is pending, without changing the map.
+void settle(grid_map& map) {
+  for (int i = 0; i < 100000 && !lddb::prepare_step(map); ++i) {
+  }
+}
+
+// A maze prepared whole: its landmarks pay (lddb/prepare.hpp), so the plan keeps 8.
+grid_map prepared_maze(const rule& r, lddb::prepare_options o = {}) {
+  grid_map map = lddb::make_maze_map(96, 96, 2, 5);
+  o.mode = lddb::prepare_mode::complete;
+  const lddb::preparation_report rep = lddb::prepare(r, map, o);
+  EXPECT_GT(rep.plan.landmarks, 0) << rep.text();
+  EXPECT_EQ(rep.state, preparation_state::ready) << rep.text();
+  return map;
+}
+
+void toggle(grid_map& map, int x, int y) { map.set_blocked(x, y, !map.blocked(x, y)); }
+
+TEST(PrepareChange, SetAsideAndBack) {
+  const rule r = rule::octile();
+  grid_map map = prepared_maze(r);
+  toggle(map, 3, 3);
+  lddb::prepare_step(map);
+  EXPECT_NE(state_of(map, r), preparation_state::set_aside);  // one change: repaired
+  toggle(map, 3, 3);
+  lddb::prepare_step(map);
+  const lddb::preparation_report aside = *lddb::preparation_of(map, r);
+  EXPECT_EQ(aside.state, preparation_state::set_aside) << aside.text();
+  EXPECT_EQ(aside.bytes, 0u);
+  EXPECT_EQ(lddb::prepared_landmarks(map, r), nullptr);
+  EXPECT_NE(aside.plan.why.find("set aside"), std::string::npos) << aside.plan.why;
+  for (std::uint64_t i = 1; i < lddb::kQuietSteps; ++i) {
+    lddb::prepare_step(map);
+    ASSERT_EQ(state_of(map, r), preparation_state::set_aside) << "quiet step " << i;
+  }
+  lddb::prepare_step(map);
+  EXPECT_EQ(state_of(map, r), preparation_state::building);
+  settle(map);
+  EXPECT_EQ(state_of(map, r), preparation_state::ready);
+  ASSERT_NE(lddb::prepared_landmarks(map, r), nullptr);
+  EXPECT_EQ(lddb::preparation_of(map, r)->landmarks_built, 8);
+}
+
+TEST(PrepareChange, ChangeDuringBuild) {
+  const rule r = rule::octile();
+  grid_map map = lddb::make_maze_map(96, 96, 2, 5);
+  const lddb::preparation_report first = lddb::prepare(r, map);  // slices: the first landmarks only
+  ASSERT_EQ(first.state, preparation_state::building) << first.text();
+  toggle(map, 5, 5);
+  lddb::prepare_step(map);
+  EXPECT_EQ(state_of(map, r), preparation_state::set_aside);
+}
+
+TEST(PrepareChange, RareDoorsAreRepaired) {
+  const rule r = rule::octile();
+  grid_map map = prepared_maze(r);
+  for (int door = 0; door < 5; ++door) {
+    toggle(map, 7 + door, 9);
+    lddb::prepare_step(map);
+    for (int i = 0; i < lddb::kChangeWindow; ++i) lddb::prepare_step(map);
+    ASSERT_EQ(state_of(map, r), preparation_state::ready) << "door " << door;
+    ASSERT_NE(lddb::prepared_landmarks(map, r), nullptr);
+  }
+}
+
+TEST(PrepareChange, KeptWhenAsked) {
+  const rule r = rule::octile();
+  lddb::prepare_options counted, kept;
+  counted.landmarks = 4;
+  kept.adapt_to_change = false;
+  for (const lddb::prepare_options& o : {counted, kept}) {
+    grid_map map = prepared_maze(r, o);
+    lddb_test::rng g{42};
+    for (int step = 0; step < 40; ++step) {
+      toggle(map, g.below(96), g.below(96));
+      settle(map);
+      ASSERT_EQ(state_of(map, r), preparation_state::ready) << "step " << step;
+    }
+    EXPECT_NE(lddb::prepared_landmarks(map, r), nullptr);
+  }
+}
+
+TEST(PrepareChange, RedrawPlansAgain) {
+  const rule r = rule::octile();
+  grid_map map(128, 128, 4);  // open ground: no corners, jumps chosen
+  lddb::prepare(r, map);
+  ASSERT_TRUE(lddb::preparation_of(map, r)->plan.jumps);
+  const grid_map random = lddb::make_random_map(128, 128, 35, 9);
+  ASSERT_FALSE(lddb::plan_preparation(r, random).jumps);
+  for (int y = 0; y < 128; ++y)
+    for (int x = 0; x < 128; ++x) map.set_blocked(x, y, random.blocked(x, y));
+  lddb::prepare_step(map);
+  EXPECT_FALSE(lddb::preparation_of(map, r)->plan.jumps) << lddb::preparation_of(map, r)->text();
+  for (int y = 0; y < 128; ++y)
+    for (int x = 0; x < 128; ++x) map.set_blocked(x, y, false);
+  lddb::prepare_step(map);
+  EXPECT_TRUE(lddb::preparation_of(map, r)->plan.jumps);
+}
+
+TEST(PrepareChange, SearchesStayOptimal) {
+  for (const rule& r : {rule::tile(), rule::octile()}) {
+    const lddb::database& db = lddb_test::db_for(r);
+    for (int m = 0; m < 3; ++m) {
+      grid_map map = m == 0 ? lddb::make_maze_map(120, 100, 2, 3 + static_cast<std::uint64_t>(m))
+                            : lddb::make_rooms_map(120, 100, 4 + m, 3 + static_cast<std::uint64_t>(m));
+      lddb::prepare(db, map);
+      lddb::search_context ctx, plain_ctx;
+      lddb::search_options plain;
+      plain.use_prepared = false;
+      lddb_test::rng g{static_cast<std::uint64_t>(m) + 77};
+      for (int round = 0; round < 40; ++round) {
+        const int changes = round % 7 == 0 ? 0 : g.below(12);
+        for (int k = 0; k < changes; ++k) toggle(map, g.below(map.width()), g.below(map.height()));
+        lddb::prepare_step(map);
+        for (int q = 0; q < 5; ++q) {
+          const lddb::point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
+          const lddb::search_result got = lddb::block_astar(db, map, a, b, {}, ctx);
+          const lddb::search_result want = lddb::astar(r, map, a, b, plain, plain_ctx);
+          ASSERT_EQ(got.status, want.status) << r.name() << " map " << m << " round " << round;
+          ASSERT_EQ(got.cost, want.cost) << r.name() << " map " << m << " round " << round;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
