@@ -16,5 +16,6 @@ void add_solve_command(CLI::App& app, command_action& chosen);   // cmd_solve.cp
 void add_bench_command(CLI::App& app, command_action& chosen);   // cmd_bench.cpp
 void add_render_command(CLI::App& app, command_action& chosen);  // cmd_render.cpp
 void add_demo_command(CLI::App& app, command_action& chosen);    // cmd_demo.cpp
+void add_dynamic_command(CLI::App& app, command_action& chosen);  // cmd_dynamic.cpp
 
 }  // namespace lddb::cli

@@ -8,6 +8,7 @@
 //   lddb bench   every query of Moving AI scenario files: CSV rows and a summary
 //   lddb render  a map, the searches of one query and what they expanded, as SVG
 //   lddb demo    Block A* against A*, Theta* and Lazy Theta* on a generated map
+//   lddb dynamic a dynamic scenario (GPPC dynamic track: X.scen + X.patch) from a map
 //
 // Each command registers its options in its own tools/cmd_*.cpp (commands.hpp); this file
 // only calls them, parses, and runs the chosen command with every error turned into one
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
   app.footer("Run `lddb <command> --help` for a command's options.");
   command_action chosen;
   for (auto add : {add_gen_command, add_verify_command, add_dump_command, add_info_command, add_solve_command,
-                   add_bench_command, add_render_command, add_demo_command})
+                   add_bench_command, add_render_command, add_demo_command, add_dynamic_command})
     add(app, chosen);
 
   // CLI11 would only say "a subcommand is required" for a misspelt one; name it instead.
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == first;
     if (!known) {
       std::cerr << "lddb: error: unknown command '" << first
-                << "' (expected gen, verify, dump, info, solve, bench, render or demo)\n"
+                << "' (expected gen, verify, dump, info, solve, bench, render, demo or dynamic)\n"
                 << "(run `lddb --help` for usage)\n";
       return kExitUsage;
     }
