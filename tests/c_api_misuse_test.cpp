@@ -78,6 +78,8 @@ void every_handle_call(c_api& f, int kind_index, std::uint64_t h, lddb_status wa
     std::uint8_t t = 0;
     EXPECT_FAILS(lddb_map_set_terrain(map, 1, 1, 'W'), want, arg);
     EXPECT_FAILS(lddb_map_terrain(map, 1, 1, &t), want, arg);
+    EXPECT_FAILS(lddb_map_set_rect(map, 1, 1, 2, 2, &t, 1, 0), want, arg);
+    EXPECT_FAILS(lddb_map_fill_rect(map, 1, 1, 2, 2, 1), want, arg);
   }
   if (kind_index == 2) {
     EXPECT_FAILS(lddb_context_path(ctx, f.path, 256, &n), want, arg);
@@ -322,6 +324,34 @@ TEST_F(c_api, values_out_of_range) {
   o.algorithm = LDDB_ASTAR;
   EXPECT_FAILS(lddb_search_begin(ctx, db, map, {1, 1}, {2, 2}, &o, &result), LDDB_INVALID_ARGUMENT, "Block A*");
   EXPECT_FAILS(lddb_search_continue(ctx, 5, &result), LDDB_INVALID_ARGUMENT, "no search in progress");
+}
+
+// Rectangles: each refusal names the call and what is wrong, and changes no cell.
+TEST_F(c_api, rectangles) {
+  const std::uint8_t bits[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  EXPECT_FAILS(lddb_map_set_rect(map, 0, 0, 4, 4, nullptr, 2, 0), LDDB_NULL_ARGUMENT, "'bits'");
+  EXPECT_FAILS(lddb_map_set_rect(map, 0, 0, 9, 7, bits, 7, 0), LDDB_INVALID_ARGUMENT, "'bits_size' is 7 bytes");
+  EXPECT_FAILS(lddb_map_set_rect(map, 0, 0, 1, 1, bits, 0, 1), LDDB_INVALID_ARGUMENT, "need 1");
+  EXPECT_FAILS(lddb_map_fill_rect(map, 14, 0, 4, 4, 1), LDDB_INVALID_ARGUMENT, "4 x 4 cells at (14, 0)");
+  EXPECT_FAILS(lddb_map_fill_rect(map, 0, -1, 4, 4, 1), LDDB_INVALID_ARGUMENT, "16 x 16 map");
+  EXPECT_FAILS(lddb_map_fill_rect(map, 2147483647, 0, 1, 1, 1), LDDB_INVALID_ARGUMENT, "not wholly on");
+  EXPECT_FAILS(lddb_map_fill_rect(map, 0, 0, 0, 4, 1), LDDB_INVALID_ARGUMENT, "'width' is 0");
+  EXPECT_FAILS(lddb_map_fill_rect(map, 0, 0, 4, -2147483647 - 1, 0), LDDB_INVALID_ARGUMENT, "'height'");
+  EXPECT_FAILS(lddb_map_set_rect(map, 1, 15, 1, 2, bits, sizeof bits, 0), LDDB_INVALID_ARGUMENT, "lddb_map_set_rect");
+  EXPECT_FAILS(lddb_map_set_rect(map, 1, 1, -1, 2, bits, sizeof bits, 0), LDDB_INVALID_ARGUMENT, "'width' is -1");
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 16; ++x) {
+      std::int32_t b = -1;
+      ASSERT_EQ(lddb_map_blocked(map, x, y, &b), LDDB_OK);
+      EXPECT_EQ(b, 0) << "cell (" << x << ", " << y << ") changed";
+    }
+  ASSERT_EQ(lddb_map_set_rect(map, 3, 2, 9, 7, bits, 8, 0), LDDB_OK);  // 63 cells: 8 bytes are enough
+  std::int32_t b = 0;
+  ASSERT_EQ(lddb_map_blocked(map, 11, 8, &b), LDDB_OK);
+  EXPECT_EQ(b, 1);
+  ASSERT_EQ(lddb_map_fill_rect(map, 0, 0, 16, 16, 0), LDDB_OK);
+  ASSERT_EQ(lddb_map_blocked(map, 11, 8, &b), LDDB_OK);
+  EXPECT_EQ(b, 0);
 }
 
 TEST_F(c_api, messages_before_any_search) {

@@ -658,6 +658,36 @@ static void unit_classes(lddb_context ctx, lddb_database db, enum rule_kind rule
   CHECK_STATUS(lddb_map_free(map), LDDB_OK);
 }
 
+/* Rectangles: the test's cells packed row-major, least significant bit first, give the map
+ * build_map made cell by cell; the same bits read as free cells give its inverse; a fill
+ * blocks a rectangle across the first word boundary of a row and nothing else. */
+static void rectangles(void) {
+  uint8_t bits[(W * H + 7) / 8];
+  lddb_map map = 0;
+  int32_t got = 0;
+  int x, y, same = 1, inverse = 1, filled = 1;
+  memset(bits, 0, sizeof bits);
+  for (y = 0; y < H; ++y)
+    for (x = 0; x < W; ++x)
+      if (cells[y][x]) bits[(y * W + x) / 8] |= (uint8_t)(1u << ((y * W + x) % 8));
+  CHECK_STATUS(lddb_map_create(W, H, 4, &map), LDDB_OK);
+  CHECK_STATUS(lddb_map_set_rect(map, 0, 0, W, H, bits, sizeof bits, 0), LDDB_OK);
+  for (y = 0; y < H; ++y)
+    for (x = 0; x < W; ++x) same &= lddb_map_blocked(map, x, y, &got) == LDDB_OK && got == cells[y][x];
+  CHECK(same);
+  CHECK_STATUS(lddb_map_set_rect(map, 0, 0, W, H, bits, sizeof bits, 1), LDDB_OK);
+  for (y = 0; y < H; ++y)
+    for (x = 0; x < W; ++x) inverse &= lddb_map_blocked(map, x, y, &got) == LDDB_OK && got == !cells[y][x];
+  CHECK(inverse);
+  CHECK_STATUS(lddb_map_fill_rect(map, 0, 0, W, H, 0), LDDB_OK);
+  CHECK_STATUS(lddb_map_fill_rect(map, 30, 2, 11, 3, 1), LDDB_OK);
+  for (y = 0; y < H; ++y)
+    for (x = 0; x < W; ++x) filled &= lddb_map_blocked(map, x, y, &got) == LDDB_OK && got == (x >= 30 && y >= 2 && y < 5);
+  CHECK(filled);
+  CHECK_STATUS(lddb_map_fill_rect(map, 31, 2, 11, 3, 1), LDDB_INVALID_ARGUMENT);
+  CHECK_STATUS(lddb_map_free(map), LDDB_OK);
+}
+
 int main(void) {
   const char* names[3] = {"tile-4.lddb", "octile-4.lddb", "any-angle-4.lddb"};
   const char* rules[3] = {"tile", "octile", "any-angle"};
@@ -665,6 +695,7 @@ int main(void) {
   lddb_map map = build_map();
   int i;
   CHECK_STATUS(lddb_context_create(&ctx), LDDB_OK);
+  rectangles();
   for (i = 0; i < 3; ++i) {
     char path[1024], rule[64];
     lddb_database db = 0;

@@ -35,6 +35,25 @@ lddb_status on_cell(const char* fn, lddb_map map, int32_t x, int32_t y, const vo
   });
 }
 
+// A call on a rectangle of cells: the map found, the rectangle holding a cell and wholly
+// on the map; then body(map).
+template <class Body>
+lddb_status on_rect(const char* fn, lddb_map map, int32_t x, int32_t y, int32_t width, int32_t height, Body&& body) {
+  return guarded(fn, [&] {
+    std::shared_ptr<grid_map> m;
+    if (const lddb_status s = find_map(map, fn, &m)) return s;
+    if (width < 1) return fail(LDDB_INVALID_ARGUMENT, fn, "argument 'width' is " + std::to_string(width) + ", not 1 or more");
+    if (height < 1)
+      return fail(LDDB_INVALID_ARGUMENT, fn, "argument 'height' is " + std::to_string(height) + ", not 1 or more");
+    if (x < 0 || y < 0 || std::int64_t{x} + width > m->width() || std::int64_t{y} + height > m->height())
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "the rectangle of " + std::to_string(width) + " x " + std::to_string(height) + " cells at " +
+                      cell_text(x, y) + " is not wholly on the " + std::to_string(m->width()) + " x " +
+                      std::to_string(m->height()) + " map");
+    return body(*m);
+  });
+}
+
 // Does the caller's struct reach past lddb_options.movement? An older one is shorter than
 // ours, and writing the field would write past its end.
 lddb_status has_movement(const char* fn, const lddb_options* o) {
@@ -203,6 +222,29 @@ LDDB_API lddb_status lddb_map_set_terrain(lddb_map map, int32_t x, int32_t y, ui
 
 LDDB_API lddb_status lddb_map_terrain(lddb_map map, int32_t x, int32_t y, uint8_t* type) {
   return on_cell("lddb_map_terrain", map, x, y, type, "type", [&](grid_map& m) { *type = m.terrain_at(x, y); });
+}
+
+LDDB_API lddb_status lddb_map_set_rect(lddb_map map, int32_t x, int32_t y, int32_t width, int32_t height,
+                                       const uint8_t* bits, size_t bits_size, int32_t bits_mean_free) {
+  static const char* fn = "lddb_map_set_rect";
+  return on_rect(fn, map, x, y, width, height, [&](grid_map& m) {
+    if (!bits) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'bits' is NULL");
+    const std::size_t need = (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) + 7) / 8;
+    if (bits_size < need)
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "argument 'bits_size' is " + std::to_string(bits_size) + " bytes; " + std::to_string(width) + " x " +
+                      std::to_string(height) + " cells need " + std::to_string(need));
+    m.set_blocked_rect(x, y, width, height, {bits, need}, bits_mean_free ? bit_meaning::free : bit_meaning::blocked);
+    return LDDB_OK;
+  });
+}
+
+LDDB_API lddb_status lddb_map_fill_rect(lddb_map map, int32_t x, int32_t y, int32_t width, int32_t height,
+                                        int32_t blocked) {
+  return on_rect("lddb_map_fill_rect", map, x, y, width, height, [&](grid_map& m) {
+    m.fill_blocked_rect(x, y, width, height, blocked != 0);
+    return LDDB_OK;
+  });
 }
 
 // ----------------------------------------------------------------------------- landmarks

@@ -200,31 +200,41 @@ struct grid_map::components {
   }
 
   // set_blocked has just changed cell (x, y): keep each built connectivity exact or mark
-  // it stale.
-  void update(const grid_map& m, int x, int y, bool is_blocked) {
+  // it stale. `around`: its 3 x 3 neighbourhood then, bit 3 * row + column set when blocked.
+  void update(int w, int x, int y, bool is_blocked, std::uint32_t around) {
+    if ((of[0].parent.empty() || of[0].stale) && (of[1].parent.empty() || of[1].stale)) return;
+    unsigned ring = 0;  // bit i: ring cell i free
+    for (int i = 0; i < 8; ++i) {
+      const auto& d = kRing[static_cast<std::size_t>(i)];
+      if (!((around >> (3 * (d[1] + 1) + d[0] + 1)) & 1u)) ring |= 1u << i;
+    }
     for (int k = 0; k < 2; ++k) {
       labels& l = of[static_cast<std::size_t>(k)];
       if (l.parent.empty() || l.stale) continue;
       const auto c = static_cast<connectivity>(k);
       if (is_blocked) {
-        unsigned ring = 0;
-        for (int i = 0; i < 8; ++i)
-          if (!m.blocked(x + kRing[static_cast<std::size_t>(i)][0], y + kRing[static_cast<std::size_t>(i)][1])) ring |= 1u << i;
         if (!kSafe[static_cast<std::size_t>(k)][ring]) l.stale = true;
         continue;
       }
-      const int w = m.width();
       const std::int32_t me = y * w + x, own = find(l.parent, me);
+      // A ring cell joins when it is free and touches the centre under `c`.
+      const auto joins = [&](int i) {
+        const auto& d = kRing[static_cast<std::size_t>(i)];
+        return ((ring >> i) & 1u) && adjacent(c, d[0], d[1]);
+      };
+      const auto neighbour = [&](int i) {
+        const auto& d = kRing[static_cast<std::size_t>(i)];
+        return me + d[1] * w + d[0];
+      };
       bool shares = l.parent[static_cast<std::size_t>(own)] == -1;  // alone in its set
-      for (const auto& d : kRing)
-        if (adjacent(c, d[0], d[1]) && !m.blocked(x + d[0], y + d[1]) && find(l.parent, me + d[1] * w + d[0]) == own)
-          shares = true;
+      for (int i = 0; i < 8; ++i)
+        if (joins(i) && find(l.parent, neighbour(i)) == own) shares = true;
       if (!shares) {
         l.stale = true;
         continue;
       }
-      for (const auto& d : kRing)
-        if (adjacent(c, d[0], d[1]) && !m.blocked(x + d[0], y + d[1])) unite(l.parent, me, me + d[1] * w + d[0]);
+      for (int i = 0; i < 8; ++i)
+        if (joins(i)) unite(l.parent, me, neighbour(i));
     }
   }
 };
@@ -238,8 +248,16 @@ grid_map::components_handle& grid_map::components_handle::operator=(const compon
   return *this;
 }
 
-void grid_map::update_components(int x, int y, bool is_blocked) {
-  if (components* c = components_.get()) c->update(*this, x, y, is_blocked);
+void grid_map::update_components(int x, int y, bool is_blocked, std::uint32_t around) {
+  if (components* c = components_.get()) c->update(width_, x, y, is_blocked, around);
+}
+
+bool grid_map::components_kept() const {
+  const components* cs = components_.get();
+  if (!cs) return false;
+  for (const auto& l : cs->of)
+    if (!l.parent.empty() && !l.stale) return true;
+  return false;
 }
 
 bool grid_map::same_component(connectivity c, int ax, int ay, int bx, int by) const {

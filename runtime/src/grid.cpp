@@ -162,7 +162,8 @@ void grid_map::set_cell_bits(int x, int y, bool is_blocked) {
   std::uint64_t& word = row_bits_[static_cast<std::size_t>(y) * words_ + static_cast<std::size_t>(x >> 6)];
   const std::uint64_t bit = std::uint64_t{1} << (x & 63);
   if (((word & bit) != 0) == is_blocked) return;  // no change: the labels stay as they are
-  // The cell's 3 x 3 neighbourhood decides the double corners at its four vertices.
+  // The cell's 3 x 3 neighbourhood decides the double corners at its four vertices, and
+  // what the change does to the labels.
   const std::uint32_t around = static_cast<std::uint32_t>((row_bits(x - 1, y - 1) & 7) | (row_bits(x - 1, y) & 7) << 3 |
                                                           (row_bits(x - 1, y + 1) & 7) << 6);
   double_corners_ += static_cast<std::uint64_t>(double_corners_around(around ^ 16u));
@@ -184,7 +185,7 @@ void grid_map::set_cell_bits(int x, int y, bool is_blocked) {
   if (!is_blocked)
     freed_journal_[cells_freed_ % kFreedJournal] = static_cast<std::uint32_t>(y) << 16 | static_cast<std::uint32_t>(x);
   ++(is_blocked ? cells_blocked_ : cells_freed_);
-  update_components(x, y, is_blocked);
+  update_components(x, y, is_blocked, around);
 }
 
 grid_map::cell grid_map::freed_cell(std::uint64_t n) const {

@@ -15,13 +15,12 @@ static int run(const char* file) {
   lddb_point path[1024];
   lddb_point start = {1, 1}, goal = {60, 40};
   int32_t block = 0;
-  int y;
   if (lddb_database_open(file, &db) != LDDB_OK || lddb_database_block_size(db, &block) != LDDB_OK ||
-      lddb_map_create(64, 48, block, &map) != LDDB_OK || lddb_context_create(&ctx) != LDDB_OK) {
+      lddb_map_create(64, 48, block, &map) != LDDB_OK || lddb_context_create(&ctx) != LDDB_OK ||
+      lddb_map_fill_rect(map, 30, 0, 1, 40, 1) != LDDB_OK) { /* a wall, open at its south end */
     fprintf(stderr, "consumer-c: %s\n", lddb_last_error());
     return 1;
   }
-  for (y = 0; y < 40; ++y) lddb_map_set_blocked(map, 30, y, 1); /* a wall, open at its south end */
   if (lddb_solve(ctx, db, map, start, goal, NULL, &r, path, 1024) != LDDB_OK) {
     fprintf(stderr, "consumer-c: %s\n", lddb_last_error());
     return 1;

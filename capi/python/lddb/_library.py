@@ -29,6 +29,8 @@ _SIGNATURES = {
     "lddb_map_blocked": [_H, _I32, _I32, _P(_I32)],
     "lddb_map_set_terrain": [_H, _I32, _I32, ctypes.c_uint8],
     "lddb_map_terrain": [_H, _I32, _I32, _P(ctypes.c_uint8)],
+    "lddb_map_set_rect": [_H, _I32, _I32, _I32, _I32, ctypes.c_void_p, _SIZE, _I32],
+    "lddb_map_fill_rect": [_H, _I32, _I32, _I32, _I32, _I32],
     "lddb_landmarks_build": [_H, _H, _I32, _I32, _P(_H)],
     "lddb_landmarks_free": [_H],
     "lddb_landmarks_current": [_H, _H, _P(_I32)],

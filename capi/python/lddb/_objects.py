@@ -118,6 +118,29 @@ class Map(_Handle):
         self.lib.check(self.lib._c.lddb_map_terrain(self.handle, x, y, ctypes.byref(t)))
         return chr(t.value)
 
+    def set_rect(self, x: int, y: int, width: int, height: int, bits, free: bool = False) -> None:
+        """Sets the width x height cells from (x, y) at once (lddb.h, lddb_map_set_rect): cell
+        (x + i, y + j) takes bit k = j * width + i of `bits`, any bytes-like object (bytes,
+        bytearray, memoryview, array, a NumPy array) read as bytes, bit k being
+        bits[k // 8] >> (k % 8) & 1: least significant bit first, rows packed with no padding.
+        A set bit blocks the cell, or frees it when free=True. The map ends as set_blocked on
+        every cell, row by row, would leave it, at a fraction of the cost. InvalidArgument for
+        a rectangle not wholly on the map or without a cell, or fewer than
+        (width * height + 7) // 8 bytes; nothing changes then."""
+        view = memoryview(bits)
+        if not view.c_contiguous:
+            raise ValueError("bits must be contiguous")
+        view = view.cast("B") if view.format != "B" or view.ndim != 1 else view
+        # A read-only buffer has no ctypes view of its own: its bytes are passed (copied once).
+        data = bytes(view) if view.readonly else (ctypes.c_uint8 * len(view)).from_buffer(view)
+        self.lib.check(self.lib._c.lddb_map_set_rect(self.handle, x, y, width, height, data, len(view),
+                                                     1 if free else 0))
+
+    def fill_rect(self, x: int, y: int, width: int, height: int, blocked: bool = True) -> None:
+        """Blocks (or, with blocked=False, frees) every cell of the width x height rectangle
+        from (x, y) at once (lddb.h, lddb_map_fill_rect); the same errors as set_rect."""
+        self.lib.check(self.lib._c.lddb_map_fill_rect(self.handle, x, y, width, height, 1 if blocked else 0))
+
     _MODES = {"slices": 0, "complete": 1, "worker_thread": 2}
 
     def prepare(self, db: "Database", mode: str = "slices") -> Preparation:
