@@ -73,6 +73,11 @@ void apply_patch(entry& e, const gppc_patch& patch, std::uint32_t index) {
                             std::to_string(x0) + "," + std::to_string(y0) + ") runs off the " +
                             std::to_string(e.map.width()) + "x" + std::to_string(e.map.height()) +
                             " map: only its cells on the map are taken");
+  if (x1 == x0 + w && y1 == y0 + h) {  // the whole patch, a word at a time
+    const std::size_t bytes = (static_cast<std::size_t>(w) * static_cast<std::size_t>(h) + 7) / 8;
+    e.map.set_blocked_rect(x0, y0, w, h, {patch.bitarray, bytes}, lddb::bit_meaning::free);
+    return;
+  }
   for (int y = y0; y < y1; ++y)
     for (int x = x0; x < x1; ++x) {
       const int i = (y - y0) * w + (x - x0);
