@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include "lddb/format.hpp"
 #include "heuristic.hpp"
@@ -198,9 +200,20 @@ void replan(detail::prepared_rule& p, const grid_map& map) {
 
 void set_landmarks_aside(detail::prepared_rule& p) {
   p.stop_worker();
-  p.set.reset();
-  p.builder.reset();
-  p.worker_set.reset();
+  // Handing the tables' pages back costs the kernel about 0.05 ms a MiB (0.6 ms for the 12
+  // MiB of 512 x 512, ten times that at 2048 x 2048), within the frame that called
+  // prepare_step: a thread of its own frees them instead.
+  auto doomed = [set = std::move(p.set), builder = std::move(p.builder), w = std::move(p.worker_set)]() mutable {
+    set.reset();
+    builder.reset();
+    w.reset();
+  };
+  if (p.reaper.joinable()) p.reaper.join();  // long done: the last set aside
+  try {
+    p.reaper = std::thread(std::move(doomed));
+  } catch (const std::system_error&) {
+    doomed();  // no thread to be had: free them here
+  }
   p.published.store(false, std::memory_order_relaxed);
   p.set_aside = true;
   p.plan.why += "; the map changes often: landmarks set aside";

@@ -41,11 +41,16 @@ struct prepared_rule {
   std::uint64_t changes_at_step = 0, changes_at_plan = 0;
   std::uint64_t changed_steps = 0, quiet_steps = 0;
   bool set_aside = false;  // the plan's landmarks are set aside while the map changes
+  // Frees the tables set aside, off the caller's frame (see set_landmarks_aside).
+  std::thread reaper;
 
   prepared_rule() = default;
   prepared_rule(const prepared_rule&) = delete;
   prepared_rule& operator=(const prepared_rule&) = delete;
-  ~prepared_rule() { stop_worker(); }
+  ~prepared_rule() {
+    stop_worker();
+    if (reaper.joinable()) reaper.join();
+  }
   void stop_worker() {
     if (worker.joinable()) {
       cancel.store(true, std::memory_order_relaxed);
