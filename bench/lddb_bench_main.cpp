@@ -4,6 +4,8 @@
 //   lddb-bench suite paper   the paper's benchmark (Yap et al. 2011): Tables 1 and 2 and the
 //                            benchmark maps, as Markdown tables on stdout or into --doc, and
 //                            a chart into --svg
+//   lddb-bench memory MAP    what a map, its preparation and its search contexts hold, in
+//                            bytes a cell, on the map drawn --scale times larger
 //
 // The Google Benchmark microbenchmarks beside it are their own programs (bench_lddb,
 // bench_search).
@@ -12,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_memory.hpp"
 #include "cli_options.hpp"
 #include "suite.hpp"
 
@@ -86,17 +89,18 @@ void add_suite_command(CLI::App& app, command_action& chosen) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"lddb-bench: lddb's benchmark harness (the paper's benchmark suite)"};
+  CLI::App app{"lddb-bench: lddb's benchmark harness (the paper's benchmark suite, memory)"};
   app.set_version_flag("--version", std::string("lddb-bench ") + LDDB_VERSION);
   app.require_subcommand(0, 1);
   app.footer("Run `lddb-bench <command> --help` for a command's options.");
   command_action chosen;
   add_suite_command(app, chosen);
+  add_memory_command(app, chosen);
 
   if (const std::optional<int> status = parse_command_line(app, "lddb-bench", argc, argv)) return *status;
   if (!chosen) {  // no command: the help, as --help prints it
     std::cout << app.help();
     return finish_output("lddb-bench", kExitOk);
   }
-  return run_command("lddb-bench suite", chosen);
+  return run_command("lddb-bench " + app.get_subcommands().front()->get_name(), chosen);
 }

@@ -24,6 +24,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/map_file.hpp"
 #include "lddb/mapgen.hpp"
+#include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
 #include "test_scenarios.hpp"
@@ -243,6 +244,66 @@ TEST_F(reserve, ReserveAgainAfterFreeingCellsAndMidQuery) {
   EXPECT_EQ(r.status, want.status);
   EXPECT_EQ(r.cost, want.cost);
   EXPECT_EQ(r.path, want.path);
+}
+
+// A map whose preparation hands Block A*'s queries to jump point search: reserve sizes that
+// search's records (paged_records), whichever pages reserve_options::prefault_bytes has it
+// write, so that no query allocates; and jump_point_search itself after reserve(rule, map).
+TEST_F(reserve, JumpsAfterReserveNeverGrowWhateverIsWritten) {
+  grid_map map = lddb::make_rooms_map(160, 128, 16, 3);
+  const std::vector<query> qs = growing_queries(map, 24, 31);
+  for (const auto& db : dbs_) {
+    const lddb::rule r = db->movement();
+    lddb::prepare(*db, map);
+    ASSERT_TRUE(lddb::preparation_of(map, r)->plan.jumps) << r.name();
+    ASSERT_TRUE(lddb::block_astar_answers_by_jumps(*db, map, search_options{})) << r.name();
+    const search_options options(lddb::default_heuristic(r));
+    for (const std::size_t budget : {std::size_t{0}, lddb::reserve_options::kDefaultPrefaultBytes, SIZE_MAX}) {
+      lddb::reserve_options ro;
+      ro.prefault_bytes = budget;
+      const std::string what = r.name() + ", prefault_bytes " + std::to_string(budget);
+      expect_no_growth(
+          "block_astar by jumps " + what, map, qs, [&](lddb::search_context& ctx) { ctx.reserve(*db, map, ro); },
+          [&](const query& q, lddb::search_context& ctx, search_result& out) {
+            lddb::block_astar(*db, map, q.start, q.goal, options, ctx, out);
+          });
+      expect_no_growth(
+          "jump_point_search " + what, map, qs, [&](lddb::search_context& ctx) { ctx.reserve(r, map, ro); },
+          [&](const query& q, lddb::search_context& ctx, search_result& out) {
+            lddb::jump_point_search(r, map, q.start, q.goal, options, ctx, out);
+          });
+      if (HasFailure()) return;
+    }
+    lddb::unprepare(map);
+  }
+}
+
+// Where the preparation chose jumps, reserve leaves out Block A*'s own state unless
+// reserve_options::every_search asks for it: a query that goes without jumps then grows
+// the context as on one not reserved, and with every_search it does not.
+TEST_F(reserve, EverySearchSizesBlockAStarBesideTheJumps) {
+  grid_map map = lddb::make_rooms_map(160, 128, 16, 3);
+  const std::vector<query> qs = growing_queries(map, 12, 37);
+  const auto& db = dbs_[1];  // octile
+  lddb::prepare(*db, map);
+  search_options own(lddb::default_heuristic(db->movement()));
+  own.jumps = false;
+  lddb::search_context lean;
+  lean.reserve(*db, map);
+  search_result out = roomy_result(map);
+  EXPECT_GT(allocations_during([&] { lddb::block_astar(*db, map, qs.back().start, qs.back().goal, own, lean, out); }),
+            0u);
+  lddb::reserve_options every;
+  every.every_search = true;
+  lddb::search_context full;
+  full.reserve(*db, map, every);
+  EXPECT_GT(full.memory_bytes(), lean.memory_bytes());
+  expect_no_growth(
+      "block_astar without jumps, every_search", map, qs,
+      [&](lddb::search_context& ctx) { ctx.reserve(*db, map, every); },
+      [&](const query& q, lddb::search_context& ctx, search_result& res) {
+        lddb::block_astar(*db, map, q.start, q.goal, own, ctx, res);
+      });
 }
 
 // The guard on the tests above: without reserve the same first query does allocate and grow

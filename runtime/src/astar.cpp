@@ -29,15 +29,15 @@ namespace lddb {
 void destroy_state(node_search_state* s) { delete s; }
 std::size_t state_bytes(const node_search_state* s) { return s ? s->bytes() : 0; }
 
-void reserve_state(node_search_state*& s, const rule& r, const grid_map& map) {
+void reserve_state(node_search_state*& s, const rule& r, const grid_map& map, bool write) {
   if (!s) s = new node_search_state();
   const std::size_t w = static_cast<std::size_t>(map.width()), h = static_cast<std::size_t>(map.height());
   if (r.on_vertices()) {  // Theta*: a state per vertex, two at double corners under the default rule (theta.cpp)
-    s->reserve((w + 1) * (h + 1) * (r.squeeze == squeezing::forbidden ? 2 : 1));
+    s->reserve((w + 1) * (h + 1) * (r.squeeze == squeezing::forbidden ? 2 : 1), write);
     (void)s->moves.vertices_for(r);
     s->pull.reserve(map);  // finish_path's, and any-angle by jumps'
   } else {
-    s->reserve(w * h);
+    s->reserve(w * h, write);
     (void)s->moves.cells_for(r);
   }
 }

@@ -13,15 +13,22 @@ namespace lddb {
 
 struct block_search_state;  // block_astar/search.hpp
 struct node_search_state;   // the reference searches (astar.cpp, theta.cpp)
+struct jump_search_state;   // jump point search on cells (jump_search.cpp)
 
 void destroy_state(block_search_state* s);
 void destroy_state(node_search_state* s);
+void destroy_state(jump_search_state* s);
 std::size_t state_bytes(const block_search_state* s);
 std::size_t state_bytes(const node_search_state* s);
+std::size_t state_bytes(const jump_search_state* s);
 // search_context::reserve: creates the state when missing and sizes it for the map
-// (block_astar/reserve.cpp, astar.cpp).
-void reserve_state(block_search_state*& s, const database& db, const grid_map& map);
-void reserve_state(node_search_state*& s, const rule& r, const grid_map& map);
+// (block_astar/reserve.cpp, astar.cpp); `write`: writes the pages of what it sized, which
+// are otherwise mapped by the queries that first write them (reserve_options).
+void reserve_state(block_search_state*& s, const database& db, const grid_map& map, bool write);
+void reserve_state(node_search_state*& s, const rule& r, const grid_map& map, bool write);
+// Jump point search under rule r (on the map's cells, any-angle too); `pull`: where
+// any-angle by jumps pulls its path tight (the reference searches' state).
+void reserve_state(jump_search_state*& s, node_search_state*& pull, const rule& r, const grid_map& map, bool write);
 
 // Sets `out` to the printf-style text, reusing its capacity: the messages of normal
 // outcomes (no path, budget exhausted) must not allocate in a warm query.
@@ -97,12 +104,14 @@ bool on_unit_view(const rule& r, const grid_map& map, const search_options& opti
 struct search_context::impl {
   block_search_state* block = nullptr;  // created on first use by block_astar
   node_search_state* node = nullptr;    // created on first use by the reference searches
+  jump_search_state* jump = nullptr;    // created on first use by jump point search
   impl() = default;
   impl(const impl&) = delete;
   impl& operator=(const impl&) = delete;
   ~impl() {
     destroy_state(block);
     destroy_state(node);
+    destroy_state(jump);
   }
 };
 

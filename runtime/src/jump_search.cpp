@@ -74,7 +74,7 @@ namespace {
 class jump_search {
  public:
   jump_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
-              node_search_state& st, search_result& res, bool straight_ties)
+              jump_search_state& st, search_result& res, bool straight_ties)
       : r_(r), map_(map), start_(start), goal_(goal), options_(options), st_(st), res_(res), w_(map.width()),
         straight_ties_(straight_ties),
         weight_(weight_factor::of(options.weight)), landmarks_(usable_landmarks(options, map), start, goal, 0) {}
@@ -90,8 +90,9 @@ class jump_search {
     ++stats.generated;
     while (!st_.open_empty()) {
       if (options_.max_expansions != 0 && stats.expanded >= options_.max_expansions) return give_up(sid);
-      const std::uint32_t uid = st_.pop().id;
-      node_search::node& u = st_.at(uid);
+      const node_search::heap_entry top = st_.pop();
+      const std::uint32_t uid = top.id;
+      node_search::node& u = st_.of(top);
       u.pos = node_search::kClosed;
       ++stats.expanded;
       const point up = at(uid);
@@ -104,7 +105,7 @@ class jump_search {
         res_.length = path_length(res_.path);
         return;
       }
-      expand<H>(uid, up, uid == sid ? point{0, 0} : at(u.parent), uid == sid, reopen);
+      expand<H>(uid, up, uid == sid ? point{0, 0} : at(u.parent), uid == sid, reopen, u.g);
     }
     stats.heap_ops = st_.heap_ops;
     no_path_between_cells(r_, start_, goal_, res_);
@@ -117,8 +118,9 @@ class jump_search {
   point at(std::uint32_t i) const {
     return {static_cast<int>(i % static_cast<std::uint32_t>(w_)), static_cast<int>(i / static_cast<std::uint32_t>(w_))};
   }
+  // Inlined whole, the landmarks' bound too: it runs at every node pushed.
   template <heuristic_kind H>
-  cost_t h(point p) const {
+  [[gnu::flatten]] cost_t h(point p) const {
     const cost_t a = heuristic_cost(H, r_, p.x, p.y, goal_.x, goal_.y), l = landmarks_(p);
     return weight_(a > l ? a : l);
   }
@@ -132,10 +134,10 @@ class jump_search {
     v.parent = parent;
     ++res_.stats.generated;
     if (v.pos < node_search::kClosed) {
-      st_.decrease(vid, g + st_.open_h(vid), g);
+      st_.decrease(v, vid, g + st_.open_h(v), g);
     } else {
       v.pos = node_search::kNotOpen;
-      st_.push(vid, g + h<H>({x, y}) + tie(x, y), g);
+      st_.push(v, vid, g + h<H>({x, y}) + tie(x, y), g);
     }
   }
 
@@ -154,10 +156,10 @@ class jump_search {
 
   // Cell (x, y) is blocked; x and y at most one cell off the map, which the margins of
   // grid_map::row_line cover: one word read.
-  bool blocked(int x, int y) const { return ((map_.row_line(y)[x >> 6] >> (x & 63)) & 1u) != 0; }
+  [[gnu::always_inline]] bool blocked(int x, int y) const { return ((map_.row_line(y)[x >> 6] >> (x & 63)) & 1u) != 0; }
 
   template <heuristic_kind H, int DX, int DY>
-  void straight(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
+  [[gnu::always_inline]] void straight(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
     int at;
     if constexpr (DY == 0) at = jump::scan<true, (DX > 0)>(map_, y, x, goal_.y == y, goal_.x);
     else at = jump::scan<false, (DY > 0)>(map_, x, y, goal_.x == x, goal_.y);
@@ -231,8 +233,7 @@ class jump_search {
   }
 
   template <heuristic_kind H>
-  void expand_tile(std::uint32_t uid, point u, point parent, bool is_start, bool reopen) {
-    const cost_t g = st_.at(uid).g;
+  void expand_tile(std::uint32_t uid, point u, point parent, bool is_start, bool reopen, cost_t g) {
     if (is_start) {  // N, E, S, W, as kSteps
       straight<H, 0, -1>(uid, u.x, u.y, g, reopen);
       across<H, 1>(uid, u.x, u.y, g, reopen);
@@ -246,9 +247,8 @@ class jump_search {
   }
 
   template <heuristic_kind H>
-  void expand(std::uint32_t uid, point u, point parent, bool is_start, bool reopen) {
-    if (tile_) return expand_tile<H>(uid, u, parent, is_start, reopen);
-    const cost_t g = st_.at(uid).g;
+  void expand(std::uint32_t uid, point u, point parent, bool is_start, bool reopen, cost_t g) {
+    if (tile_) return expand_tile<H>(uid, u, parent, is_start, reopen, g);
     if (is_start) {  // every direction, in the order of kSteps
       forward<H, 0, -1>(uid, u, g, reopen);
       forward<H, 1, 0>(uid, u, g, reopen);
@@ -283,7 +283,7 @@ class jump_search {
     else fill_runs<false>(res_.path);
   }
 
-  // The budget ran out: the path to the most promising open node (node_search_state's
+  // The budget ran out: the path to the most promising open node (the state's
   // give_up, which traces its jump points), then filled in.
   void give_up(std::uint32_t sid) {
     res_.stats.heap_ops = st_.heap_ops;
@@ -297,7 +297,7 @@ class jump_search {
   const grid_map& map_;
   point start_, goal_;
   const search_options& options_;
-  node_search_state& st_;
+  jump_search_state& st_;
   search_result& res_;
   int w_;
   bool straight_ties_;
@@ -353,9 +353,21 @@ void jump_cells(const rule& r, const grid_map& map, point start, point goal, con
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
-  jump_search js(r, map, start, goal, options, node_state(ctx), res, straight_ties);
+  jump_search js(r, map, start, goal, options, jump_state(ctx), res, straight_ties);
   with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.run<H>(); });
-  finish_path(r, map, options, res, node_state(ctx).pull);
+  finish_path(r, map, options, res, jump_state(ctx).pull);
+}
+
+void destroy_state(jump_search_state* s) { delete s; }
+std::size_t state_bytes(const jump_search_state* s) { return s ? s->bytes() : 0; }
+
+void reserve_state(jump_search_state*& s, node_search_state*& pull, const rule& r, const grid_map& map, bool write) {
+  if (!s) s = new jump_search_state();
+  s->reserve(static_cast<std::size_t>(map.width()) * static_cast<std::size_t>(map.height()), write);
+  if (!r.on_vertices()) return;
+  s->pull.reserve(map);  // finish_path's, on the cells' path
+  if (!pull) pull = new node_search_state();
+  pull->pull.reserve(map);  // jump_any_angle pulls the path of corners tight there
 }
 
 }  // namespace lddb

@@ -8,7 +8,8 @@
 // the arrays have grown to the largest map and open list seen, a query allocates nothing
 // but its result. Memory: 24 bytes per cell (A*) or vertex (Theta*; 48 under the default
 // any-angle rule, whose double corners have two sides, theta.cpp) of the largest map, plus
-// 24 bytes per entry of the largest open list.
+// 24 bytes per entry of the largest open list; jump point search keeps as many, of which
+// only its largest query's pages are in memory (paged_records).
 //
 // Open-list order (every reference search, fixed so results are deterministic):
 //   1. smaller f = g + h;
@@ -57,6 +58,7 @@ struct heap_entry {
   cost_t f;
   cost_t g;
   std::uint32_t id;
+  std::uint32_t slot;  // paged_records: where the node's record is (in the padding)
 };
 
 // The open-list order described above.
@@ -169,16 +171,95 @@ class node_records {
       *gen = *gen;
     }
   }
+  // What the state asks of its records (paged_records, below, answers the same).
+  node_search::node& fresh(std::uint32_t id, std::uint32_t) { return p_[id]; }  // touch(): any record
+  std::uint32_t slot(std::uint32_t id) const { return id; }  // where a touched record is
+  std::uint32_t slot(const node_search::node&, std::uint32_t id) const { return id; }
+  // A heap entry, and the record of an entry's node: by its id alone.
+  static node_search::heap_entry entry(cost_t f, cost_t g, std::uint32_t id, std::uint32_t) { return {f, g, id, 0}; }
+  node_search::node& of(const node_search::heap_entry& e) { return p_[e.id]; }
+  void next_query() {}
+  void forget() {  // the generation wrapped
+    for (auto& n : *this) n.gen = 0;
+  }
+  std::size_t bytes() const { return n_ * sizeof(node_search::node); }
 
  private:
   node_search::node* p_ = nullptr;
   std::size_t n_ = 0;
 };
 
-struct node_search_state {
+// Jump point search's records: the same records, but a query takes them a page of kPage
+// consecutive cells at a time, from the front of one pool, in the order it first touches
+// the pages. Jump point search touches few cells of a large map, scattered over it; with a
+// record at each cell's own place, every page of memory that ever held a jump point stays
+// in memory, so a context that ran queries all over a 2048 x 2048 map comes to hold
+// nearly all of its 96 MiB. Taken from the front of the pool, the records in memory are
+// those of the largest query (kPage * 24 bytes for each page of cells it touched), however
+// many queries ran. The pool is allocated for every page of the map (by calloc: the
+// system maps its pages only as queries write them), so no query allocates; the table
+// from a page of cells to its page of the pool costs 8 bytes for kPage cells.
+class paged_records {
+ public:
+  static constexpr int kShift = 5;
+  static constexpr std::uint32_t kPage = 1u << kShift;
+
+  std::size_t size() const { return table_.size() << kShift; }
+  // The record of a cell already touched in this query.
+  node_search::node& operator[](std::size_t i) { return pool_[place(i)]; }
+  const node_search::node& operator[](std::size_t i) const { return pool_[place(i)]; }
+  // The record of cell `id`, its page taken from the pool on its first touch in query `gen`.
+  node_search::node& fresh(std::uint32_t id, std::uint32_t gen) {
+    page_ref& t = table_[id >> kShift];
+    if (t.gen != gen) {
+      t.gen = gen;
+      t.shift = static_cast<std::int32_t>((used_++ << kShift) - (id & ~(kPage - 1)));
+    }
+    return pool_[static_cast<std::size_t>(static_cast<std::int64_t>(id) + t.shift)];
+  }
+  std::size_t place(std::size_t i) const {
+    return static_cast<std::size_t>(static_cast<std::int64_t>(i) + table_[i >> kShift].shift);
+  }
+  std::uint32_t slot(std::uint32_t id) const { return static_cast<std::uint32_t>(place(id)); }
+  std::uint32_t slot(const node_search::node& n, std::uint32_t) const {
+    return static_cast<std::uint32_t>(&n - &pool_[0]);
+  }
+  // A heap entry keeps where its record is, so that the heap moves it with no look-up.
+  static node_search::heap_entry entry(cost_t f, cost_t g, std::uint32_t id, std::uint32_t slot) {
+    return {f, g, id, slot};
+  }
+  node_search::node& of(const node_search::heap_entry& e) { return pool_[e.slot]; }
+  void grow(std::size_t count) {
+    const std::size_t pages = (count + kPage - 1) >> kShift;
+    if (pages <= table_.size()) return;
+    table_.resize(pages);  // gen 0: no query's
+    pool_.grow(pages << kShift);
+  }
+  void touch_pages() { pool_.touch_pages(); }
+  void next_query() { used_ = 0; }
+  void forget() {
+    pool_.forget();
+    for (page_ref& t : table_) t.gen = 0;
+  }
+  std::size_t bytes() const { return pool_.bytes() + table_.capacity() * sizeof(page_ref); }
+
+ private:
+  struct page_ref {
+    std::uint32_t gen = 0;    // the query that took a page for these cells
+    std::int32_t shift = 0;   // a cell's record is pool_[id + shift]: one addition a look-up
+  };
+  std::vector<page_ref> table_;
+  node_records pool_;
+  std::uint32_t used_ = 0;  // pages of the pool this query took
+};
+
+// The search's state over records of type Records (node_records, or paged_records for
+// jump point search).
+template <class Records>
+struct basic_node_state {
   static constexpr std::size_t kArity = 4;
 
-  node_records nodes;
+  Records nodes;
   std::vector<node_search::heap_entry> heap;
   move_tables moves;
   std::uint32_t gen = 0;
@@ -193,27 +274,31 @@ struct node_search_state {
       nodes.grow(count);  // exactly: the context's size follows the largest map
       heap.reserve(std::min<std::size_t>(count, 4096));
     }
+    nodes.next_query();
     heap.clear();
     heap_ops = 0;
     if (++gen == 0) {  // wrapped: forget every record once, then start again at 1
-      for (auto& n : nodes) n.gen = 0;
+      nodes.forget();
       gen = 1;
     }
   }
 
   // Room for queries over `count` nodes with no growth: the records and a heap as large
-  // (a node is in it at most once), each written once so that the pages are in memory.
-  void reserve(std::size_t count) {
+  // (a node is in it at most once), with `write` each written once so that the pages are
+  // in memory; without, the pages stay unmapped until a query first writes them.
+  void reserve(std::size_t count, bool write) {
     nodes.grow(count);
-    nodes.touch_pages();
+    if (write) nodes.touch_pages();
     const std::size_t keep = heap.size();
+    if (heap.capacity() < count) heap.reserve(count);
+    if (!write) return;
     if (heap.size() < count) heap.resize(count);
     heap.resize(keep);
   }
 
   // The record of node `id` for this query (fresh records have g = kUnreachable).
   node_search::node& touch(std::uint32_t id) {
-    node_search::node& n = nodes[id];
+    node_search::node& n = nodes.fresh(id, gen);
     if (n.gen != gen) {
       n.gen = gen;
       n.g = kUnreachable;
@@ -265,15 +350,33 @@ struct node_search_state {
   // Inserts a node that is not in the heap (new, or re-opened after being closed).
   void push(std::uint32_t id, cost_t f, cost_t g) {
     ++heap_ops;
-    heap.push_back({f, g, id});
+    heap.push_back(Records::entry(f, g, id, nodes.slot(id)));
     sift_up(heap.size() - 1);
   }
   // Lowers the key of a node in the heap.
   void decrease(std::uint32_t id, cost_t f, cost_t g) {
     ++heap_ops;
     const std::size_t i = nodes[id].pos;
-    heap[i] = {f, g, id};
+    heap[i] = Records::entry(f, g, id, nodes.slot(id));
     sift_up(i);
+  }
+  // push(), decrease() and open_h() for a node whose record is in hand (no look-up by id).
+  void push(node_search::node& n, std::uint32_t id, cost_t f, cost_t g) {
+    ++heap_ops;
+    heap.push_back(Records::entry(f, g, id, nodes.slot(n, id)));
+    sift_up(heap.size() - 1);
+  }
+  void decrease(node_search::node& n, std::uint32_t id, cost_t f, cost_t g) {
+    ++heap_ops;
+    const std::size_t i = n.pos;
+    heap[i] = Records::entry(f, g, id, nodes.slot(n, id));
+    sift_up(i);
+  }
+  // The record of a heap entry's node.
+  node_search::node& of(const node_search::heap_entry& e) { return nodes.of(e); }
+  cost_t open_h(const node_search::node& n) const {
+    const node_search::heap_entry& e = heap[n.pos];
+    return e.f - e.g;
   }
   // Inserts or lowers, whichever applies; h is the node's heuristic.
   void push_or_decrease(std::uint32_t id, cost_t g, cost_t h) {
@@ -295,13 +398,12 @@ struct node_search_state {
       heap.front() = last;
       sift_down(0);
     }
-    nodes[top.id].pos = node_search::kNotOpen;
+    nodes.of(top).pos = node_search::kNotOpen;
     return top;
   }
 
   std::size_t bytes() const {
-    return sizeof(*this) + nodes.size() * sizeof(node_search::node) +
-           heap.capacity() * sizeof(node_search::heap_entry) + pull.bytes();
+    return sizeof(*this) + nodes.bytes() + heap.capacity() * sizeof(node_search::heap_entry) + pull.bytes();
   }
 
  private:
@@ -311,11 +413,11 @@ struct node_search_state {
       const std::size_t p = (i - 1) / kArity;
       if (!node_search::before(e, heap[p])) break;
       heap[i] = heap[p];
-      nodes[heap[i].id].pos = static_cast<std::uint32_t>(i);
+      nodes.of(heap[i]).pos = static_cast<std::uint32_t>(i);
       i = p;
     }
     heap[i] = e;
-    nodes[e.id].pos = static_cast<std::uint32_t>(i);
+    nodes.of(e).pos = static_cast<std::uint32_t>(i);
   }
   void sift_down(std::size_t i) {
     const node_search::heap_entry e = heap[i];
@@ -329,19 +431,27 @@ struct node_search_state {
         if (node_search::before(heap[c], heap[best])) best = c;
       if (!node_search::before(heap[best], e)) break;
       heap[i] = heap[best];
-      nodes[heap[i].id].pos = static_cast<std::uint32_t>(i);
+      nodes.of(heap[i]).pos = static_cast<std::uint32_t>(i);
       i = best;
     }
     heap[i] = e;
-    nodes[e.id].pos = static_cast<std::uint32_t>(i);
+    nodes.of(e).pos = static_cast<std::uint32_t>(i);
   }
 };
+
+struct node_search_state : basic_node_state<node_records> {};     // A*, Theta*, Lazy Theta*
+struct jump_search_state : basic_node_state<paged_records> {};    // jump point search (jump_search.cpp)
 
 // The context's reference-search state, created on first use.
 inline node_search_state& node_state(search_context& ctx) {
   search_context::impl& im = ctx.state();
   if (!im.node) im.node = new node_search_state();
   return *im.node;
+}
+inline jump_search_state& jump_state(search_context& ctx) {
+  search_context::impl& im = ctx.state();
+  if (!im.jump) im.jump = new jump_search_state();
+  return *im.jump;
 }
 
 }  // namespace lddb

@@ -211,6 +211,32 @@ bool smooths(const search_options& options, const rule& r);
 // portable loops run whatever the option says.
 bool vector_kernels_available();
 
+// What search_context::reserve sizes and writes: the trade between a context's memory and
+// what its first queries cost.
+struct reserve_options {
+  // Bytes of pages reserve writes up front. reserve allocates every table a query on the
+  // map could grow (so that no query allocates), but a page is in memory only once written:
+  // written by reserve, no query faults one in, so the first query costs what a warm one
+  // does; left to the queries, the context holds in memory only what they touch, and the
+  // query that first writes a page pays its fault (about 0.1-0.5 us a 4 KiB page; jump
+  // point search reuses the same pages query after query, so this is paid once, up to
+  // its largest query). reserve writes each search's tables, the default queries' search
+  // first, while they fit in this many bytes in all. Block A*'s node slots, block table
+  // and OPEN list (about 480 bytes a block, 30 a cell at b = 4) are written whatever this
+  // says. The default writes everything on maps up to about 512 x 512, as reserve always
+  // did; on a 2048 x 2048 map prepared for jump point search, a reserved context holds
+  // about 1 MiB plus its largest query's records, where writing it all took 192 MiB.
+  static constexpr std::size_t kDefaultPrefaultBytes = std::size_t{16} << 20;
+  std::size_t prefault_bytes = kDefaultPrefaultBytes;
+  // Block A*'s own state also where the map's preparation has jump point search answer
+  // Block A*'s queries (lddb/prepare.hpp), for the queries that go without it
+  // (search_options::jumps = false, use_prepared = false, another expected_rule) and the
+  // sliced ones (block_astar_begin runs Block A* itself). Off, such a query grows the
+  // context as on one that was not reserved; on, about 34 bytes a cell more (141 MiB at
+  // 2048 x 2048) that default queries never touch.
+  bool every_search = false;
+};
+
 // Per-thread, reusable search state. Not thread-safe itself: one per thread.
 class search_context {
  public:
@@ -242,7 +268,8 @@ class search_context {
   //    64-cell rooms);
   //  - any-angle: room to pull a smoothed path tight, 48 bytes for each of 8 (width +
   //    height) + 64 waypoints (390 KiB for 512 x 512 cells), a longer path left as it is;
-  // and writes all of it once, so its pages are in memory. It also builds the map's
+  // and writes it once, so its pages are in memory, as far as reserve_options allows
+  // (on large maps, not all of it by default). It also builds the map's
   // component labels for the rule (lddb::same_component; 4 bytes a cell, kept in the
   // map, shared by every context), which the first query would otherwise build.
   // Memory only grows: reserving again for a larger map, or after set_blocked freed cells
@@ -253,13 +280,20 @@ class search_context {
   // preparation (lddb/prepare.hpp) has Block A* answer by jump point search, it sizes that
   // search's records as reserve(rule, map) does: prepare first, then reserve. Throws
   // std::invalid_argument when the map's block size is not the database's.
-  void reserve(const database& db, const grid_map& map);
+  // Which of these it sizes, and which pages it writes, is reserve_options' trade: by
+  // default, where the map's preparation hands Block A*'s queries to jump point search, it
+  // sizes that search alone (48 bytes a cell, of which a query brings into memory the
+  // pages it uses), and on large maps it leaves the pages to the queries that first write
+  // them.
+  void reserve(const database& db, const grid_map& map, const reserve_options& options = {});
   // The same for the reference searches under rule `r` (which keep a record per cell or
   // vertex, so a warm query on a map already needs this much): A* for tile and octile, 48
   // bytes a cell; Theta* and Lazy Theta* for any-angle, 48 bytes a vertex, 96 under the
   // default rule (a double corner has two sides), with any-angle's room to pull a path
-  // tight as above. Also builds the map's component labels.
-  void reserve(const rule& r, const grid_map& map);
+  // tight as above; and where jump_point_search_supports(r), that search's records too (48
+  // bytes a cell, written after the others while reserve_options::prefault_bytes allows).
+  // Also builds the map's component labels.
+  void reserve(const rule& r, const grid_map& map, const reserve_options& options = {});
   struct impl;
   impl& state() { return *impl_; }
 

@@ -11,11 +11,16 @@ namespace lddb::block_astar_impl {
 
 namespace {
 
-// Room for n elements, each written once so that its page is in memory; the size stays.
+// Room for n elements, each written once when `write` so that its page is in memory (else
+// a large allocation's pages stay unmapped until a query writes them); the size stays.
 template <class T>
-void reserve_written(std::vector<T>& v, std::size_t n) {
+void reserve_written(std::vector<T>& v, std::size_t n, bool write) {
   const std::size_t keep = v.size();
   if (v.capacity() >= n && keep >= n) return;
+  if (!write) {
+    v.reserve(n);
+    return;
+  }
   if (v.size() < n) v.resize(n);
   v.resize(keep);
 }
@@ -32,7 +37,7 @@ std::size_t open_groups(const grid_map& map, int level) {
 
 }  // namespace
 
-void reserve_blocks(block_search_state& st, const database& db, const grid_map& map) {
+void reserve_blocks(block_search_state& st, const database& db, const grid_map& map, bool write) {
   build_squares(st, db);  // whatever search_options a later query chooses
   // A block belongs to one node of a query, so no query has more nodes than the map has
   // blocks: that many slots, OPEN entries and candidates.
@@ -41,13 +46,17 @@ void reserve_blocks(block_search_state& st, const database& db, const grid_map& 
   const grid_map& keyed = st.query.active ? *st.query.map : map;
   st.pool.reserve(blocks, static_cast<std::uint32_t>(keyed.blocks_x()));
   st.open.reserve(blocks);
-  reserve_written(st.candidate, blocks);
-  reserve_written(st.touched, blocks);
+  reserve_written(st.candidate, blocks, write);
+  reserve_written(st.touched, blocks, write);
 
   // Squares: one node per open aligned group at most, whatever search_options choose.
   std::size_t squares = 0;
   for (int level = 1; level <= st.square_levels; ++level) squares += open_groups(map, level);
-  if (st.square_state.size() < squares) st.square_state.resize(squares);  // value-initialised: written
+  // A query takes squares from the front (emplace_back within this capacity).
+  if (st.square_state.size() < squares) {
+    if (write) st.square_state.resize(squares);  // value-initialised: written
+    else st.square_state.reserve(squares);
+  }
   st.square_room = squares;
   st.room_identity = map.identity();
   st.room_freed = map.cells_freed();
@@ -70,22 +79,22 @@ void reserve_blocks(block_search_state& st, const database& db, const grid_map& 
   }
   const std::size_t points = static_cast<std::size_t>(top.count), side = static_cast<std::size_t>(top.last) + 1;
   carry_scratch& c = st.carry;
-  for (auto* v : {&c.h}) reserve_written(*v, side);
-  for (auto* v : {&c.arg, &c.pos, &c.col, &c.col2}) reserve_written(*v, side);
-  for (auto* v : {&c.hd, &c.before, &c.after}) reserve_written(*v, side);
-  reserve_written(st.carry_out, points);
-  reserve_written(st.carry_from, points);
-  reserve_written(st.large_hand, (points + 63) / 64);
-  reserve_written(st.large_ring, static_cast<std::size_t>(4 * top.side + 5));
+  for (auto* v : {&c.h}) reserve_written(*v, side, write);
+  for (auto* v : {&c.arg, &c.pos, &c.col, &c.col2}) reserve_written(*v, side, write);
+  for (auto* v : {&c.hd, &c.before, &c.after}) reserve_written(*v, side, write);
+  reserve_written(st.carry_out, points, write);
+  reserve_written(st.carry_from, points, write);
+  reserve_written(st.large_hand, (points + 63) / 64, write);
+  reserve_written(st.large_ring, static_cast<std::size_t>(4 * top.side + 5), write);
 }
 
 }  // namespace lddb::block_astar_impl
 
 namespace lddb {
 
-void reserve_state(block_search_state*& s, const database& db, const grid_map& map) {
+void reserve_state(block_search_state*& s, const database& db, const grid_map& map, bool write) {
   if (!s) s = new block_search_state();
-  block_astar_impl::reserve_blocks(*s, db, map);
+  block_astar_impl::reserve_blocks(*s, db, map, write);
   if (db.movement().on_vertices()) s->pull.reserve(map);  // finish_path's
 }
 

@@ -118,8 +118,9 @@ void build_links(block_search_state& st, const database& db);
 // build_links, and the squares' shapes too when `st` does not hold them yet (query.cpp).
 void build_squares(block_search_state& st, const database& db);
 
-// search_context::reserve for Block A* (reserve.cpp).
-void reserve_blocks(block_search_state& st, const database& db, const grid_map& map);
+// search_context::reserve for Block A* (reserve.cpp); `write`: write the pages of the tables
+// it can leave to the queries (reserve_options::prefault_bytes).
+void reserve_blocks(block_search_state& st, const database& db, const grid_map& map, bool write);
 
 // A node's g-values, parents and neighbour slots (kConst: read only).
 template <bool kConst>

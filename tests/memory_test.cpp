@@ -1,0 +1,118 @@
+// What a large map's search state holds in memory (lddb/search.hpp, reserve_options): on a
+// 2048 x 2048 map prepared for jump point search, with the landmarks set aside as on a map
+// that changes, the map, its labels and one reserved context stay within 64 MiB (16 bytes
+// a cell), a further context within 16 MiB, however many queries they answer; and every
+// answer is the one a context that was not reserved gives. Resident memory is read from
+// /proc/self/statm (Linux; skipped elsewhere), and the test is skipped where memory is not
+// the product's own: under a sanitizer (its shadow of every allocation) or valgrind (whose
+// calloc writes every page).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "lddb/format.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/mapgen.hpp"
+#include "lddb/prepare.hpp"
+#include "lddb/search.hpp"
+#include "lddb/splitmix.hpp"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define LDDB_MEMORY_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define LDDB_MEMORY_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef LDDB_MEMORY_TEST_SANITIZED
+#define LDDB_MEMORY_TEST_SANITIZED 0
+#endif
+
+namespace {
+
+using lddb::grid_map;
+using lddb::point;
+
+constexpr long long kMiB = 1 << 20;
+
+// The process's resident set in bytes, or -1 where /proc/self/statm is not there.
+long long resident() {
+  std::ifstream in("/proc/self/statm");
+  long long pages = 0, res = 0;
+  if (!(in >> pages >> res)) return -1;
+  return res * 4096;
+}
+
+std::vector<std::pair<point, point>> spread_queries(const grid_map& map, int n, std::uint64_t seed) {
+  std::vector<point> free;
+  for (int y = 1; y < map.height(); y += 7)
+    for (int x = 1; x < map.width(); x += 7)
+      if (!map.blocked(x, y)) free.push_back({x, y});
+  std::vector<std::pair<point, point>> qs;
+  for (int i = 0; i < n; ++i) {
+    const point a = free[lddb::splitmix64(seed) % free.size()];
+    qs.push_back({a, free[lddb::splitmix64(seed) % free.size()]});
+  }
+  return qs;
+}
+
+TEST(memory, ALargeMapWithAReservedContextStaysWithin16BytesACell) {
+  if (resident() < 0) GTEST_SKIP() << "no /proc/self/statm";
+  if (LDDB_MEMORY_TEST_SANITIZED || RUNNING_ON_VALGRIND)
+    GTEST_SKIP() << "memory measured under a sanitizer or valgrind";
+  const auto opened = lddb::database::open(std::string(LDDB_SOURCE_DIR) + "/lddb/octile-4.lddb");
+  ASSERT_TRUE(opened) << opened.message;
+  const lddb::database& db = *opened.db;
+
+  const long long base = resident();
+  grid_map map = lddb::make_rooms_map(2048, 2048, 64, 11);
+  lddb::prepare_options po;
+  po.landmarks = 0;  // as on a map that changes: the preparation sets its landmarks aside
+  lddb::prepare(db, map, po);
+  ASSERT_TRUE(lddb::block_astar_answers_by_jumps(db, map, lddb::search_options{}));
+
+  lddb::search_context ctx;
+  ctx.reserve(db, map);
+  const auto qs = spread_queries(map, 400, 5);
+  const lddb::search_options options(lddb::default_heuristic(db.movement()));
+  lddb::search_result out, want;
+  lddb::search_context plain;
+  int found = 0;
+  for (const auto& [s, g] : qs) {
+    lddb::block_astar(db, map, s, g, options, ctx, out);
+    lddb::block_astar(db, map, s, g, options, plain, want);
+    ASSERT_EQ(out.status, want.status);
+    ASSERT_EQ(out.cost, want.cost);
+    ASSERT_EQ(out.path, want.path);
+    found += out.found();
+  }
+  EXPECT_GT(found, 300);
+  plain = lddb::search_context();  // its records go: what is left is the map and ctx
+  const long long one = resident() - base;
+  std::printf("map, labels and one reserved context after %zu queries: %.1f MiB\n", qs.size(),
+              static_cast<double>(one) / kMiB);
+  EXPECT_LE(one, 64 * kMiB);
+
+  const long long before = resident();
+  lddb::search_context further;
+  further.reserve(db, map);
+  for (const auto& [s, g] : qs) lddb::block_astar(db, map, s, g, options, further, out);
+  const long long more = resident() - before;
+  std::printf("a further reserved context after %zu queries: %.1f MiB\n", qs.size(), static_cast<double>(more) / kMiB);
+  EXPECT_LE(more, 16 * kMiB);
+}
+
+}  // namespace
