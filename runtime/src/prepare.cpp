@@ -187,13 +187,21 @@ preparation_report report_of(const detail::prepared_rule& p, const grid_map& map
 
 std::uint64_t changes_of(const grid_map& map) { return map.cells_freed() + map.cells_blocked(); }
 
+// The measured plan for the map as it is now, with what the preparation's options ask
+// instead.
+preparation_plan planned(const detail::prepared_rule& p, const grid_map& map) {
+  preparation_plan plan = plan_preparation(p.movement, map);
+  if (p.options.landmarks) plan.landmarks = *p.options.landmarks;
+  if (p.options.open_squares) plan.open_squares = *p.options.open_squares;
+  if (p.options.jumps) plan.jumps = *p.options.jumps && jump_point_search_supports(p.movement);
+  return plan;
+}
+
 // The plan again, on the map as it is now: the choices that need no upkeep (jumps, open
 // squares) at once; the landmarks, when the plan has them, by a new build in slices.
 void replan(detail::prepared_rule& p, const grid_map& map) {
   const preparation_plan before = p.plan;
-  p.plan = plan_preparation(p.movement, map);
-  if (p.options.open_squares) p.plan.open_squares = *p.options.open_squares;
-  if (p.options.jumps) p.plan.jumps = *p.options.jumps && jump_point_search_supports(p.movement);
+  p.plan = planned(p, map);
   if (before.landmarks == 0 && !p.set_aside) p.plan.landmarks = 0;  // they did not pay here: still not
   p.changes_at_plan = changes_of(map);
 }
@@ -298,11 +306,8 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   const auto t0 = clock_type::now();
   detail::prepared_rule& p = entry_for(map, r);
   p.options = options;
-  p.plan = plan_preparation(r, map);
+  p.plan = planned(p, map);
   p.changes_at_step = p.changes_at_plan = changes_of(map);
-  if (options.landmarks) p.plan.landmarks = *options.landmarks;
-  if (options.open_squares) p.plan.open_squares = *options.open_squares;
-  if (options.jumps) p.plan.jumps = *options.jumps && jump_point_search_supports(r);
   detail::build_components(r, map);  // the first query would build them (4-40 ms at 2048 x 2048)
   if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))
     p.plan.landmarks = 0;  // nothing to measure distances on
