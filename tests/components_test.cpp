@@ -314,19 +314,21 @@ TEST(Components, FollowsSplitsAndJoins) {
   EXPECT_EQ(lddb::same_component(r, copy, {0, 0}, {8, 4}), false);
   copy.set_blocked(4, 0, false);
   EXPECT_EQ(lddb::same_component(r, copy, {0, 0}, {8, 4}), true);
-  // A cell blocked without splitting anything stays in its old set; freed next to another
-  // component, it must not join the two.
+  // Splits and joins along a row keep the labels current, each answer as a fresh build's.
   grid_map row(7, 1, kBlock);
-  row.set_blocked(3, 0, true);  // . . . # . . .
-  EXPECT_FALSE(row.components_current(lddb::connectivity::four));
+  EXPECT_FALSE(row.components_current(lddb::connectivity::four));  // never asked
+  EXPECT_TRUE(row.same_component(lddb::connectivity::four, 0, 0, 6, 0));
+  row.set_blocked(3, 0, true);  // . . . # . . .: split, found by the search round it
+  EXPECT_TRUE(row.components_current(lddb::connectivity::four));
   EXPECT_FALSE(row.same_component(lddb::connectivity::four, 0, 0, 6, 0));
+  EXPECT_TRUE(row.same_component(lddb::connectivity::four, 0, 0, 2, 0));
   row.set_blocked(2, 0, true);
   row.set_blocked(1, 0, true);  // . # # # . . .
   EXPECT_TRUE(row.components_current(lddb::connectivity::four));  // nothing split
   row.set_blocked(3, 0, false);
   EXPECT_TRUE(row.components_current(lddb::connectivity::four));  // joined
-  row.set_blocked(2, 0, false);  // . # . . . . .
-  EXPECT_FALSE(row.components_current(lddb::connectivity::four));
+  row.set_blocked(2, 0, false);  // . # . . . . .: freed beside one component, apart from the other
+  EXPECT_TRUE(row.components_current(lddb::connectivity::four));
   EXPECT_FALSE(row.same_component(lddb::connectivity::four, 0, 0, 6, 0));
   EXPECT_TRUE(row.same_component(lddb::connectivity::four, 2, 0, 6, 0));
   row.set_blocked(1, 0, false);

@@ -1,17 +1,17 @@
 // Component labels of a grid_map's free cells (lddb/grid.hpp) and what they say about a
 // query under a rule (lddb/search.hpp).
 //
-// Each connectivity has a union-find over the map's cells (parent index, or -(set size)
-// at a root), built on first use by a two-pass scan and kept exact by set_blocked:
-//   - freeing a cell joins it to its free neighbours. Its own set may hold free cells of
-//     another component when it was blocked without a rebuild since (blocking leaves a cell
-//     in its set); then, unless one of its neighbours shares that set or the set is the
-//     cell alone, the labels are marked stale;
+// Each connectivity has a label a cell (component_labels.hpp: an id, and a union-find over
+// ids), built on first use by a scan of runs and kept exact by set_blocked:
+//   - freeing a cell joins its id to those of its free neighbours;
 //   - blocking a cell splits nothing when its free neighbours stay joined through the 8
-//     cells around it (a path through it can go round it); otherwise the labels are marked
-//     stale. A blocked cell's set membership means nothing.
+//     cells around it (a path through it can go round it); otherwise searches from those
+//     neighbours find any part that split off and give it a new id (split_search). A search
+//     that grows past its budget leaves the labels stale;
+//   - a rectangle's change joins as it goes, and searches round the cells it blocked once
+//     it is written.
 // A stale or missing connectivity is rebuilt by the next query that asks, under the lock.
-// So for two free cells, one set means one component, always when a query reads them.
+// So for two free cells, one root id means one component, always when a query reads them.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "component_labels.hpp"
 #include "context.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/moves.hpp"
@@ -69,28 +70,6 @@ constexpr std::array<bool, 256> safe_table(connectivity c) {
 }
 constexpr std::array<std::array<bool, 256>, 2> kSafe{safe_table(connectivity::four), safe_table(connectivity::eight)};
 
-// Leaves the elements a vector grows by unwritten: the labels' rebuild writes every cell
-// itself, and clearing them first would write the whole table twice.
-template <class T>
-struct unwritten_allocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = unwritten_allocator<U>;
-  };
-  unwritten_allocator() = default;
-  template <class U>
-  unwritten_allocator(const unwritten_allocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-using label_table = std::vector<std::int32_t, unwritten_allocator<std::int32_t>>;
-
 // std::fill of [p, e) with v, eight at a time and the rest by stores of four, the last
 // ending at e (over cells already written): -O2 leaves a fill of unknown length a loop of
 // single stores, and the labels' rebuild fills every row of the map, mostly in short runs.
@@ -117,13 +96,29 @@ inline void fill_label(std::int32_t* p, std::int32_t* e, std::int32_t v) {
 
 struct grid_map::components {
   struct labels {
-    label_table parent;  // empty: never built
+    detail::label_table cells;  // empty: never built
+    detail::id_forest ids;
+    std::size_t id_limit = 0;  // ids made since the rebuild past which the next query rebuilds
     bool stale = false;
+    bool kept() const { return !cells.empty() && !stale; }
   };
   std::mutex lock;  // queries on a const map, from any thread
   std::array<labels, 2> of;
+  // A rectangle's change: the cells it blocked, searched round once it is written.
+  std::vector<std::int32_t> batch_blocked;
+  bool batch_overflow = false;
+  detail::split_search split;
+  std::vector<std::int32_t> seeds;
 
-  static std::int32_t find(label_table& parent, std::int32_t i) {
+  // How many cells a split's search may visit before the labels are left to the next
+  // query's rebuild: a search costs some 30 ns a cell and the rebuild about 1 ns, so at a
+  // 256th of the map the search costs at most about a tenth of a rebuild more.
+  static std::size_t split_budget(const grid_map& m) {
+    return std::max<std::size_t>(1024, static_cast<std::size_t>(m.width()) * static_cast<std::size_t>(m.height()) / 256);
+  }
+
+  // The rebuild's union-find over runs: parent run, or -(runs in the set) at a root.
+  static std::int32_t find(std::vector<std::int32_t>& parent, std::int32_t i) {
     while (parent[static_cast<std::size_t>(i)] >= 0) {
       const std::int32_t up = parent[static_cast<std::size_t>(i)];
       if (parent[static_cast<std::size_t>(up)] >= 0) parent[static_cast<std::size_t>(i)] = parent[static_cast<std::size_t>(up)];
@@ -131,7 +126,7 @@ struct grid_map::components {
     }
     return i;
   }
-  static void unite(label_table& parent, std::int32_t a, std::int32_t b) {
+  static void unite(std::vector<std::int32_t>& parent, std::int32_t a, std::int32_t b) {
     a = find(parent, a);
     b = find(parent, b);
     if (a == b) return;
@@ -140,13 +135,13 @@ struct grid_map::components {
     parent[static_cast<std::size_t>(b)] = a;
   }
 
-  // By runs of free cells: each cell of a run points at the run's first cell, and a run is
-  // united with each run of the row above that it touches, found by walking the two rows'
-  // runs side by side. Every cell is written once (a blocked one as a set of its own, so
-  // that freeing it later finds a valid set): the table is not cleared first.
+  // By runs of free cells, numbered in row-major order: a first pass unites each run with
+  // each run of the row above that it touches (found by walking the two rows' runs side by
+  // side) in a union-find over runs, which is far smaller than the map; each set then takes
+  // an id, and a second pass writes every cell once, its run's label or kNoLabel. The table
+  // is not cleared first.
   struct run {
-    int x, end;         // columns [x, end)
-    std::int32_t head;  // index of its first cell
+    int x, end;  // columns [x, end)
   };
   // The runs of free cells of row y, left to right, from the row's words: a run starts at
   // a free cell after a blocked one and ends at a blocked cell after a free one. The word
@@ -154,7 +149,6 @@ struct grid_map::components {
   static void row_runs(const grid_map& m, int y, std::vector<run>& out) {
     out.clear();
     const std::uint64_t* const line = m.row_line(y);
-    const std::int32_t base = y * m.width_;
     std::uint64_t before = 0;  // bit 0: the last cell of the word before is free
     int x = 0;
     for (int k = 0; k <= m.width_ >> 6; ++k) {
@@ -165,44 +159,77 @@ struct grid_map::components {
         if ((free >> (at & 63)) & 1u) {
           x = at;
         } else {
-          out.push_back({x, at, base + x});
+          out.push_back({x, at});
         }
       }
     }
   }
   static void rebuild(const grid_map& m, connectivity c, labels& l) {
     const int w = m.width(), h = m.height();
-    l.parent.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
-    l.stale = false;
     const int reach = c == connectivity::eight ? 1 : 0;  // how far past its ends a run touches
+    std::vector<std::int32_t> parent;
     std::vector<run> above, here;
     for (int y = 0; y < h; ++y) {
-      std::int32_t* const row = l.parent.data() + static_cast<std::ptrdiff_t>(y) * w;
+      const auto first_here = static_cast<std::int32_t>(parent.size()), first_above = first_here - static_cast<std::int32_t>(above.size());
       row_runs(m, y, here);
-      int done = 0;  // cells of the row written so far
-      for (const run& r : here) {
-        fill_label(row + done, row + r.x, -1);
-        row[r.x] = -(r.end - r.x);
-        fill_label(row + r.x + 1, row + r.end, r.head);
-        done = r.end;
-      }
-      fill_label(row + done, row + w, -1);
+      parent.resize(parent.size() + here.size(), -1);
       // Runs of both rows come left to right: the first run above that can touch a run here
       // can touch no earlier run here.
-      const run* first = above.data();
-      const run* const last = first + above.size();
-      for (const run& r : here) {
-        while (first != last && first->end + reach <= r.x) ++first;
-        for (const run* a = first; a != last && a->x < r.end + reach; ++a) unite(l.parent, r.head, a->head);
+      std::size_t a = 0;
+      for (std::size_t i = 0; i < here.size(); ++i) {
+        while (a < above.size() && above[a].end + reach <= here[i].x) ++a;
+        for (std::size_t j = a; j < above.size() && above[j].x < here[i].end + reach; ++j)
+          unite(parent, first_here + static_cast<std::int32_t>(i), first_above + static_cast<std::int32_t>(j));
       }
       std::swap(above, here);
     }
+    // Each root takes an id, as its label (negative, so told from a parent run); then each
+    // run takes the label its walk ends at.
+    std::int32_t ids = 0;
+    for (std::int32_t& p : parent)
+      if (p < 0) p = detail::label_of_id(ids++);
+    l.cells.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+    l.stale = false;
+    std::int32_t r = 0;
+    for (int y = 0; y < h; ++y) {
+      std::int32_t* const row = l.cells.data() + static_cast<std::ptrdiff_t>(y) * w;
+      row_runs(m, y, here);
+      int done = 0;  // cells of the row written so far
+      for (const run& x : here) {
+        std::int32_t v = parent[static_cast<std::size_t>(r)];
+        while (v >= 0) v = parent[static_cast<std::size_t>(v)];
+        parent[static_cast<std::size_t>(r++)] = v;
+        fill_label(row + done, row + x.x, detail::kNoLabel);
+        fill_label(row + x.x, row + x.end, v);
+        done = x.end;
+      }
+      fill_label(row + done, row + w, detail::kNoLabel);
+    }
+    l.ids.parent.assign(static_cast<std::size_t>(ids), -1);
+    l.id_limit = static_cast<std::size_t>(ids) + l.cells.size() / 8 + 1024;
   }
 
-  // set_blocked has just changed cell (x, y): keep each built connectivity exact or mark
-  // it stale. `around`: its 3 x 3 neighbourhood then, bit 3 * row + column set when blocked.
-  void update(int w, int x, int y, bool is_blocked, std::uint32_t around) {
-    if ((of[0].parent.empty() || of[0].stale) && (of[1].parent.empty() || of[1].stale)) return;
+  // Cells of the searches' seeds, free and beside (x, y) under `c`, in `seeds`.
+  static void add_seeds(const grid_map& m, connectivity c, std::int32_t cell, std::vector<std::int32_t>& seeds) {
+    const int w = m.width(), x = cell % w, y = cell / w;
+    for (const auto& d : kRing)
+      if (adjacent(c, d[0], d[1]) && m.in_bounds(x + d[0], y + d[1]) && !m.blocked(x + d[0], y + d[1]))
+        seeds.push_back(cell + d[1] * w + d[0]);
+  }
+
+  // set_blocked has just changed cell (x, y): keep each built connectivity exact, or mark it
+  // stale. `around`: its 3 x 3 neighbourhood then, bit 3 * row + column set when blocked.
+  // In a batch (a rectangle, whose cells are written after their labels), a blocked cell is
+  // kept for finish_batch instead of searched round at once.
+  void update(const grid_map& m, int x, int y, bool is_blocked, std::uint32_t around, bool in_batch) {
+    if (!of[0].kept() && !of[1].kept()) return;
+    const std::int32_t w = m.width(), me = y * w + x;
+    if (is_blocked && in_batch) {
+      if (batch_blocked.size() < split_budget(m))
+        batch_blocked.push_back(me);
+      else
+        batch_overflow = true;
+    }
     unsigned ring = 0;  // bit i: ring cell i free
     for (int i = 0; i < 8; ++i) {
       const auto& d = kRing[static_cast<std::size_t>(i)];
@@ -210,32 +237,50 @@ struct grid_map::components {
     }
     for (int k = 0; k < 2; ++k) {
       labels& l = of[static_cast<std::size_t>(k)];
-      if (l.parent.empty() || l.stale) continue;
+      if (!l.kept()) continue;
       const auto c = static_cast<connectivity>(k);
       if (is_blocked) {
-        if (!kSafe[static_cast<std::size_t>(k)][ring]) l.stale = true;
+        l.cells[static_cast<std::size_t>(me)] = detail::kNoLabel;
+        if (in_batch || kSafe[static_cast<std::size_t>(k)][ring]) continue;
+        seeds.clear();
+        add_seeds(m, c, me, seeds);
+        if (!split.run(m, c, seeds, l.cells, l.ids, split_budget(m))) l.stale = true;
         continue;
       }
-      const std::int32_t me = y * w + x, own = find(l.parent, me);
-      // A ring cell joins when it is free and touches the centre under `c`.
-      const auto joins = [&](int i) {
+      // Freed: its id joins those of the free cells it touches, or is new.
+      std::int32_t id = -1;
+      for (int i = 0; i < 8; ++i) {
         const auto& d = kRing[static_cast<std::size_t>(i)];
-        return ((ring >> i) & 1u) && adjacent(c, d[0], d[1]);
-      };
-      const auto neighbour = [&](int i) {
-        const auto& d = kRing[static_cast<std::size_t>(i)];
-        return me + d[1] * w + d[0];
-      };
-      bool shares = l.parent[static_cast<std::size_t>(own)] == -1;  // alone in its set
-      for (int i = 0; i < 8; ++i)
-        if (joins(i) && find(l.parent, neighbour(i)) == own) shares = true;
-      if (!shares) {
+        if (!((ring >> i) & 1u) || !adjacent(c, d[0], d[1])) continue;
+        const std::int32_t other = l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(me + d[1] * w + d[0])]));
+        id = id < 0 ? other : l.ids.unite(id, other);
+      }
+      if (id < 0) {
+        id = l.ids.make();
+        if (l.ids.parent.size() > l.id_limit) l.stale = true;  // the rebuild numbers them afresh
+      }
+      l.cells[static_cast<std::size_t>(me)] = detail::label_of_id(id);
+    }
+  }
+
+  // The end of a batch: any part split off is beside a cell the batch blocked (a path of
+  // cells that were once joined crosses one), so searches from those cells' free
+  // neighbours find every split.
+  void finish_batch(const grid_map& m) {
+    for (int k = 0; k < 2; ++k) {
+      labels& l = of[static_cast<std::size_t>(k)];
+      if (!l.kept() || batch_blocked.empty()) continue;
+      if (batch_overflow) {
         l.stale = true;
         continue;
       }
-      for (int i = 0; i < 8; ++i)
-        if (joins(i)) unite(l.parent, me, neighbour(i));
+      const auto c = static_cast<connectivity>(k);
+      seeds.clear();
+      for (const std::int32_t cell : batch_blocked) add_seeds(m, c, cell, seeds);
+      if (!split.run(m, c, seeds, l.cells, l.ids, split_budget(m))) l.stale = true;
     }
+    batch_blocked.clear();
+    batch_overflow = false;
   }
 };
 
@@ -248,15 +293,19 @@ grid_map::components_handle& grid_map::components_handle::operator=(const compon
   return *this;
 }
 
-void grid_map::update_components(int x, int y, bool is_blocked, std::uint32_t around) {
-  if (components* c = components_.get()) c->update(width_, x, y, is_blocked, around);
+void grid_map::update_components(int x, int y, bool is_blocked, std::uint32_t around, bool in_batch) {
+  if (components* c = components_.get()) c->update(*this, x, y, is_blocked, around, in_batch);
+}
+
+void grid_map::finish_component_batch() {
+  if (components* c = components_.get()) c->finish_batch(*this);
 }
 
 bool grid_map::components_kept() const {
   const components* cs = components_.get();
   if (!cs) return false;
   for (const auto& l : cs->of)
-    if (!l.parent.empty() && !l.stale) return true;
+    if (l.kept()) return true;
   return false;
 }
 
@@ -266,16 +315,18 @@ bool grid_map::same_component(connectivity c, int ax, int ay, int bx, int by) co
   if (!cs) return false;  // a moved-from map
   const std::lock_guard<std::mutex> guard(cs->lock);
   components::labels& l = cs->of[static_cast<std::size_t>(c)];
-  if (l.parent.empty() || l.stale) components::rebuild(*this, c, l);
-  return components::find(l.parent, ay * width_ + ax) == components::find(l.parent, by * width_ + bx);
+  if (!l.kept()) components::rebuild(*this, c, l);
+  const auto root = [&](int x, int y) {
+    return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)]));
+  };
+  return root(ax, ay) == root(bx, by);
 }
 
 bool grid_map::components_current(connectivity c) const {
   components* cs = components_.get();
   if (!cs) return false;
   const std::lock_guard<std::mutex> guard(cs->lock);
-  const components::labels& l = cs->of[static_cast<std::size_t>(c)];
-  return !l.parent.empty() && !l.stale;
+  return cs->of[static_cast<std::size_t>(c)].kept();
 }
 
 std::size_t grid_map::component_bytes() const {
@@ -283,7 +334,7 @@ std::size_t grid_map::component_bytes() const {
   if (!cs) return 0;
   const std::lock_guard<std::mutex> guard(cs->lock);
   std::size_t n = sizeof(components);
-  for (const auto& l : cs->of) n += l.parent.capacity() * sizeof(std::int32_t);
+  for (const auto& l : cs->of) n += (l.cells.capacity() + l.ids.parent.capacity()) * sizeof(std::int32_t);
   return n;
 }
 

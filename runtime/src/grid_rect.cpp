@@ -262,7 +262,7 @@ void grid_map::change_rect(int x0, int y0, int w, int h, const rect_source& sour
         std::uint32_t around = static_cast<std::uint32_t>((row_bits(x - 1, y - 1) & 7) | (row_bits(x - 1, y) & 7) << 3 |
                                                           (row_bits(x - 1, y + 1) & 7) << 6);
         around ^= static_cast<std::uint32_t>(changed_bits(here, x - 1, 1)) << 3;  // the loop has changed the west cell already
-        update_components(x, y, (around & 16u) == 0, around);
+        update_components(x, y, (around & 16u) == 0, around, true);
       }
       std::uint64_t* const scan_row = scan_rows_.data() + static_cast<std::size_t>(y + 1) * row_stride_ + kMargin;
       const std::uint64_t column_bit = std::uint64_t{1} << (y & 63);
@@ -317,6 +317,7 @@ void grid_map::change_rect(int x0, int y0, int w, int h, const rect_source& sour
     corners += corners_changed(y0 + h);
   }
   double_corners_ += static_cast<std::uint64_t>(corners);  // modulo 2^64: a decrease wraps back
+  finish_component_batch();
 }
 
 }  // namespace lddb

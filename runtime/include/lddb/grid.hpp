@@ -120,8 +120,11 @@ class grid_map {
 
   // Are the free cells a and b in one component of free cells under `c`? False when
   // either is blocked or off the map. The labels of `c` are built on the first call
-  // (O(width x height), width x height x 4 bytes) and after set_blocked has made them
-  // stale; a const map may be asked from several threads at once (a lock guards the labels).
+  // (O(width x height), width x height x 4 bytes); set_blocked and the rectangles keep them
+  // exact by a local search round the cells they block, whose cost follows the smaller side
+  // of a split, and leave them stale (rebuilt by the next call) only where that search
+  // would visit more than a 256th of the map. A const map may be asked from several threads
+  // at once (a lock guards the labels).
   bool same_component(connectivity c, int ax, int ay, int bx, int by) const;
   // Are the labels of `c` built and current, so that the next same_component for it
   // rebuilds nothing? (A game may call same_component once after loading, off the clock.)
@@ -305,8 +308,10 @@ class grid_map {
   };
   preparations_handle prepared_;
   // The labels after cell (x, y) changed; `around`: the 3 x 3 cells around it as they were
-  // then, bit 3 * row + column set when blocked (the centre is not read).
-  void update_components(int x, int y, bool is_blocked, std::uint32_t around);
+  // then, bit 3 * row + column set when blocked (the centre is not read). `in_batch`: the
+  // cells are written later, and finish_component_batch follows once they are.
+  void update_components(int x, int y, bool is_blocked, std::uint32_t around, bool in_batch = false);
+  void finish_component_batch();
   // Does a change reach the labels (a connectivity built and not stale)?
   bool components_kept() const;
   std::vector<terrain> terrain_;  // empty: '.' free and '@' blocked
