@@ -148,7 +148,7 @@ TEST(ComponentSplit, LabelsStayExactThroughCellsAndRectangles) {
 // A split whose smaller side is larger than the searches' budget leaves the labels to a
 // rebuild, which still answers right; a small room shut off is found by the search.
 TEST(ComponentSplit, PastTheBudgetTheNextQueryRebuilds) {
-  constexpr int n = 600;  // 360,000 cells: a budget of 1,406
+  constexpr int n = 600;  // 360,000 cells in 600 runs: a budget of 1,024 cells
   grid_map m(n, n, 4);
   EXPECT_TRUE(m.same_component(connectivity::four, 0, 0, n - 1, 0));
   for (int y = 0; y + 1 < n; ++y) m.set_blocked(n / 2, y, true);  // a wall down the middle, open at the bottom
@@ -168,6 +168,18 @@ TEST(ComponentSplit, PastTheBudgetTheNextQueryRebuilds) {
   r.fill_blocked_rect(n / 2, 0, 1, n, true);
   EXPECT_FALSE(r.components_current(connectivity::four));
   EXPECT_FALSE(r.same_component(connectivity::four, 0, 0, n - 1, 0));
+  // A rectangle that blocks more cells than a search would follow (a 256th of the map):
+  // stale at once (the two sides stay joined above it).
+  r.fill_blocked_rect(n / 2, 0, 1, n, false);
+  EXPECT_TRUE(r.same_component(connectivity::four, 0, 0, n - 1, 0));
+  r.fill_blocked_rect(100, 100, 200, n - 100, true);
+  EXPECT_FALSE(r.components_current(connectivity::four));
+  EXPECT_TRUE(r.same_component(connectivity::four, 0, n - 1, n - 1, n - 1));
+  r.fill_blocked_rect(0, n - 5, 100, 1, true);  // closes the 100 x 4 cells below it, left of the rectangle
+  EXPECT_TRUE(r.components_current(connectivity::four));
+  EXPECT_FALSE(r.same_component(connectivity::four, 0, 0, 0, n - 1));
+  EXPECT_TRUE(r.same_component(connectivity::four, 0, n - 1, 99, n - 4));
+  EXPECT_TRUE(r.same_component(connectivity::four, 0, 0, n - 1, n - 1));
 
   // A 5 x 5 room in the corner of a large map, its door shut and opened again.
   grid_map room(n, n, 4);

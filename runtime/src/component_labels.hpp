@@ -77,25 +77,27 @@ struct id_forest {
 
 // After cells were blocked, finds which parts of the components around them split off.
 // `seeds` are the free cells next to the blocked ones (under the connectivity): every part
-// that split off holds one. A best-first search grows from each seed towards another seed
-// of its component, one cell per search in turn; searches that meet join. A group of
+// that split off holds one. A breadth-first search grows from each seed, a few cells per
+// search in turn; searches that meet join. A group of
 // searches that runs out of cells has walked a whole component, which takes a new id; the
 // work ends when each component's seeds are down to one group. So the cost follows the
 // smaller side of a split, or the way round when nothing split.
 class split_search {
  public:
-  // False when the searches would visit more than `budget` cells; the labels are then
-  // partly relabelled, still exact for every part relabelled, and must be rebuilt.
+  // False when the searches would visit more than `budget` cells: the labels are then left
+  // half written, and must be rebuilt before they are read. The map's blocked cells are
+  // read from `cells` (kNoLabel), which the caller keeps so.
   bool run(const grid_map& m, connectivity c, std::span<const std::int32_t> seeds, label_table& cells, id_forest& ids,
            std::size_t budget);
   // Cells the last run visited.
-  std::size_t visited() const { return used_.size(); }
+  std::size_t visited() const { return visited_; }
 
  private:
   struct search {
-    std::vector<std::pair<std::int32_t, std::int32_t>> open;  // (distance to target, cell), a min-heap
-    std::vector<std::int32_t> cells;                          // visited by this search
-    std::int32_t seed = 0, target = 0, root = 0, group = 0;
+    std::vector<std::int32_t> cells;  // visited, in the order found: from head on, still to expand
+    std::vector<std::int32_t> was;    // their labels before
+    std::size_t head = 0;
+    std::int32_t root = 0, group = 0;
   };
   struct group {  // searches that met; indexed by the search that started it
     std::int32_t up = -1;             // the group it joined, or -1
@@ -104,16 +106,11 @@ class split_search {
     bool active = true;
   };
   std::int32_t group_of(std::int32_t s);
-  std::int32_t* slot(std::int32_t cell);  // the owner's slot of `cell`, -1 when unvisited
-  void reserve_slots(std::size_t cells);
 
   std::vector<search> searches_;
   std::vector<group> groups_;
   std::vector<std::int32_t> order_, active_, turn_, next_;
-  std::vector<std::int32_t> keys_, owners_;  // open addressing: cell, and the search that visited it
-  std::vector<std::size_t> used_;            // slots filled by this run
-  std::size_t mask_ = 0;
-  int shift_ = 64;
+  std::size_t visited_ = 0;
 };
 
 }  // namespace lddb::detail

@@ -1,39 +1,14 @@
 // split_search (component_labels.hpp): which parts of a component split off when cells
 // were blocked, found by searches from the free cells beside them, and relabelled.
 #include <algorithm>
-#include <bit>
-#include <cstdlib>
-#include <functional>
 
 #include "component_labels.hpp"
 
 namespace lddb::detail {
 
 namespace {
-constexpr std::int32_t kEmpty = -1;
+constexpr int kBurst = 8;  // cells a search expands a turn
 }  // namespace
-
-void split_search::reserve_slots(std::size_t cells) {
-  const std::size_t want = std::bit_ceil(2 * cells + 16);
-  if (keys_.size() >= want) return;
-  keys_.assign(want, kEmpty);
-  owners_.assign(want, 0);
-  mask_ = want - 1;
-  shift_ = 64 - std::countr_zero(want);
-}
-
-std::int32_t* split_search::slot(std::int32_t cell) {
-  // Fibonacci hashing, from the product's high bits: the low bits of cells a row apart
-  // differ only in few places.
-  std::size_t i = static_cast<std::size_t>((static_cast<std::uint64_t>(cell) * 0x9E3779B97F4A7C15u) >> shift_);
-  while (keys_[i] != kEmpty && keys_[i] != cell) i = (i + 1) & mask_;
-  if (keys_[i] == kEmpty) {
-    keys_[i] = cell;
-    owners_[i] = kEmpty;
-    used_.push_back(i);
-  }
-  return &owners_[i];
-}
 
 std::int32_t split_search::group_of(std::int32_t s) {
   std::int32_t g = searches_[static_cast<std::size_t>(s)].group;
@@ -44,31 +19,43 @@ std::int32_t split_search::group_of(std::int32_t s) {
 
 bool split_search::run(const grid_map& m, connectivity c, std::span<const std::int32_t> seeds, label_table& cells,
                        id_forest& ids, std::size_t budget) {
-  for (const std::size_t i : used_) keys_[i] = kEmpty;
-  used_.clear();
+  // A visited cell holds the search that found it in its label (labels are negative, so
+  // the two are told apart), and the search keeps the label to put back: each look at a
+  // neighbour is one read of the table, which says blocked, unvisited or whose.
   const std::size_t limit = budget + seeds.size();
-  reserve_slots(limit);
+  visited_ = 0;
   const int w = m.width(), h = m.height();
 
-  // One search a seed, and seeds of one component (one root id) search towards each other.
-  // The searches and groups of earlier runs are reused, with their vectors' room.
+  // One search a seed, and seeds of one component (one root id) search apart from the
+  // others. The searches and groups of earlier runs are reused, with their vectors' room.
   std::int32_t n = 0;
   for (const std::int32_t cell : seeds) {
-    std::int32_t* owner = slot(cell);
-    if (*owner != kEmpty) continue;  // the same cell twice
-    *owner = n;
+    std::int32_t& label = cells[static_cast<std::size_t>(cell)];
+    if (label >= 0) continue;  // the same cell twice
     if (static_cast<std::size_t>(n) == searches_.size()) {
       searches_.emplace_back();
       groups_.emplace_back();
     }
-    search& x = searches_[static_cast<std::size_t>(n++)];
-    x.open.clear();
+    search& x = searches_[static_cast<std::size_t>(n)];
     x.cells.clear();
-    x.seed = cell;
-    x.root = ids.find(id_of_label(cells[static_cast<std::size_t>(cell)]));
+    x.was.clear();
+    x.head = 0;
+    x.root = ids.find(id_of_label(label));
     x.cells.push_back(cell);
-    x.open.push_back({0, cell});
+    x.was.push_back(label);
+    label = n++;
+    ++visited_;
   }
+  // Every visited cell takes back its label, or a new one where its group split off.
+  const auto put_back = [&](std::int32_t upto) {
+    for (std::int32_t s = 0; s < upto; ++s) {
+      const search& x = searches_[static_cast<std::size_t>(s)];
+      for (std::size_t i = 0; i < x.cells.size(); ++i) {
+        std::int32_t& label = cells[static_cast<std::size_t>(x.cells[i])];
+        if (label >= 0) label = x.was[i];
+      }
+    }
+  };
   std::vector<std::int32_t>& order = order_;
   order.resize(static_cast<std::size_t>(n));
   for (std::int32_t s = 0; s < n; ++s) order[static_cast<std::size_t>(s)] = s;
@@ -82,11 +69,7 @@ bool split_search::run(const grid_map& m, connectivity c, std::span<const std::i
   for (std::size_t i = 0, j = 0; i < order.size(); i = j) {
     const std::int32_t root = searches_[static_cast<std::size_t>(order[i])].root;
     for (j = i; j < order.size() && searches_[static_cast<std::size_t>(order[j])].root == root; ++j) {}
-    for (std::size_t k = i; k < j; ++k) {
-      search& x = searches_[static_cast<std::size_t>(order[k])];
-      x.target = searches_[static_cast<std::size_t>(order[k + 1 < j ? k + 1 : i])].seed;
-      x.root = static_cast<std::int32_t>(active.size());
-    }
+    for (std::size_t k = i; k < j; ++k) searches_[static_cast<std::size_t>(order[k])].root = static_cast<std::int32_t>(active.size());
     active.push_back(static_cast<std::int32_t>(j - i));
     if (j - i >= 2) ++pending;
   }
@@ -126,47 +109,52 @@ bool split_search::run(const grid_map& m, connectivity c, std::span<const std::i
   constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1}, kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   std::vector<std::int32_t>&turn = turn_, &next = next_;  // searches with cells to expand, in turn
   turn.assign(order.begin(), order.end());
+  const auto expand = [&](std::int32_t s, search& x) {
+    const std::int32_t u = x.cells[x.head++];
+    const int ux = u % w, uy = u / w;
+    for (int d = 0; d < steps; ++d) {
+      const int vx = ux + kDx[d], vy = uy + kDy[d];
+      if (vx < 0 || vy < 0 || vx >= w || vy >= h) continue;
+      const std::int32_t v = vy * w + vx;
+      std::int32_t& label = cells[static_cast<std::size_t>(v)];
+      if (label == kNoLabel || label == s) continue;  // blocked, or this search's
+      if (label < 0) {
+        if (++visited_ > limit) return false;
+        x.cells.push_back(v);
+        x.was.push_back(label);
+        label = s;
+      } else {
+        // Free neighbours share a root; a group that split off has no free neighbour left
+        // outside it.
+        const std::int32_t g = group_of(s), other = group_of(label);
+        if (g != other && searches_[static_cast<std::size_t>(label)].root == x.root) join(g, other);
+      }
+    }
+    return true;
+  };
   while (pending > 0 && !turn.empty()) {
     next.clear();
     for (const std::int32_t s : turn) {
       search& x = searches_[static_cast<std::size_t>(s)];
-      if (x.open.empty() || !groups_[static_cast<std::size_t>(group_of(s))].active ||
+      if (x.head == x.cells.size() || !groups_[static_cast<std::size_t>(group_of(s))].active ||
           active[static_cast<std::size_t>(x.root)] < 2)
         continue;
-      std::pop_heap(x.open.begin(), x.open.end(), std::greater<>{});
-      const std::int32_t u = x.open.back().second;
-      x.open.pop_back();
-      const int ux = u % w, uy = u / w, tx = x.target % w, ty = x.target / w;
-      for (int d = 0; d < steps; ++d) {
-        const int vx = ux + kDx[d], vy = uy + kDy[d];
-        if (vx < 0 || vy < 0 || vx >= w || vy >= h || m.blocked(vx, vy)) continue;
-        const std::int32_t v = vy * w + vx;
-        std::int32_t* owner = slot(v);
-        if (*owner == kEmpty) {
-          if (used_.size() > limit) return false;
-          *owner = s;
-          x.cells.push_back(v);
-          const int ax = std::abs(tx - vx), ay = std::abs(ty - vy);
-          x.open.push_back({eight ? std::max(ax, ay) : ax + ay, v});
-          std::push_heap(x.open.begin(), x.open.end(), std::greater<>{});
-        } else {
-          const std::int32_t g = group_of(s), other = group_of(*owner);
-          // Free neighbours share a root; a search of a settled group met is one that
-          // stopped, and joins all the same.
-          if (g != other && searches_[static_cast<std::size_t>(*owner)].root == x.root &&
-              groups_[static_cast<std::size_t>(other)].active)
-            join(g, other);
-        }
-      }
-      if (x.open.empty()) {
+      // A few cells a turn: the order of the searches matters little, the turn's checks do.
+      for (int burst = 0; burst < kBurst && x.head < x.cells.size(); ++burst)
+        if (!expand(s, x)) return false;
+      if (x.head == x.cells.size()) {
         const std::int32_t g = group_of(s);
         if (--groups_[static_cast<std::size_t>(g)].live == 0 && active[static_cast<std::size_t>(x.root)] >= 2) split_off(g);
       }
-      if (pending == 0) return true;
+      if (pending == 0) {
+        put_back(n);
+        return true;
+      }
       next.push_back(s);
     }
     std::swap(turn, next);
   }
+  put_back(n);
   return true;
 }
 

@@ -99,6 +99,7 @@ struct grid_map::components {
     detail::label_table cells;  // empty: never built
     detail::id_forest ids;
     std::size_t id_limit = 0;  // ids made since the rebuild past which the next query rebuilds
+    std::size_t budget = 0;    // cells a split's search may visit (split_budget)
     bool stale = false;
     bool kept() const { return !cells.empty() && !stale; }
   };
@@ -110,10 +111,15 @@ struct grid_map::components {
   detail::split_search split;
   std::vector<std::int32_t> seeds;
 
-  // How many cells a split's search may visit before the labels are left to the next
-  // query's rebuild: a search costs some 30 ns a cell and the rebuild about 1 ns, so at a
-  // 256th of the map the search costs at most about a tenth of a rebuild more.
-  static std::size_t split_budget(const grid_map& m) {
+  // How many cells a split's search may visit before it leaves the labels to the next
+  // query's rebuild: about a sixteenth of the rebuild's cost (measured at the last rebuild),
+  // so that a split too large to follow costs little more than the rebuild alone. A search
+  // costs some 25-50 ns a cell; the rebuild about 1 ns a cell and 50 ns a run of free cells
+  // (at 2048 x 2048: 3 ms for a battleground, 5 ms for rooms, 13 ms with 5% of the cells
+  // blocked at random).
+  static std::size_t split_budget(std::size_t cells, std::size_t runs) { return std::max<std::size_t>(1024, (cells + 50 * runs) / 600); }
+  // The most cells a rectangle's change may block and still be followed by a search.
+  static std::size_t batch_limit(const grid_map& m) {
     return std::max<std::size_t>(1024, static_cast<std::size_t>(m.width()) * static_cast<std::size_t>(m.height()) / 256);
   }
 
@@ -207,6 +213,7 @@ struct grid_map::components {
     }
     l.ids.parent.assign(static_cast<std::size_t>(ids), -1);
     l.id_limit = static_cast<std::size_t>(ids) + l.cells.size() / 8 + 1024;
+    l.budget = split_budget(l.cells.size(), parent.size());
   }
 
   // Cells of the searches' seeds, free and beside (x, y) under `c`, in `seeds`.
@@ -225,7 +232,7 @@ struct grid_map::components {
     if (!of[0].kept() && !of[1].kept()) return;
     const std::int32_t w = m.width(), me = y * w + x;
     if (is_blocked && in_batch) {
-      if (batch_blocked.size() < split_budget(m))
+      if (batch_blocked.size() < batch_limit(m))
         batch_blocked.push_back(me);
       else
         batch_overflow = true;
@@ -244,7 +251,7 @@ struct grid_map::components {
         if (in_batch || kSafe[static_cast<std::size_t>(k)][ring]) continue;
         seeds.clear();
         add_seeds(m, c, me, seeds);
-        if (!split.run(m, c, seeds, l.cells, l.ids, split_budget(m))) l.stale = true;
+        if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.stale = true;
         continue;
       }
       // Freed: its id joins those of the free cells it touches, or is new.
@@ -277,7 +284,7 @@ struct grid_map::components {
       const auto c = static_cast<connectivity>(k);
       seeds.clear();
       for (const std::int32_t cell : batch_blocked) add_seeds(m, c, cell, seeds);
-      if (!split.run(m, c, seeds, l.cells, l.ids, split_budget(m))) l.stale = true;
+      if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.stale = true;
     }
     batch_blocked.clear();
     batch_overflow = false;

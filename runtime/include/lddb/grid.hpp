@@ -123,8 +123,8 @@ class grid_map {
   // (O(width x height), width x height x 4 bytes); set_blocked and the rectangles keep them
   // exact by a local search round the cells they block, whose cost follows the smaller side
   // of a split, and leave them stale (rebuilt by the next call) only where that search
-  // would visit more than a 256th of the map. A const map may be asked from several threads
-  // at once (a lock guards the labels).
+  // would cost more than about a sixteenth of the rebuild. A const map may be asked from
+  // several threads at once (a lock guards the labels).
   bool same_component(connectivity c, int ax, int ay, int bx, int by) const;
   // Are the labels of `c` built and current, so that the next same_component for it
   // rebuilds nothing? (A game may call same_component once after loading, off the clock.)

@@ -389,7 +389,7 @@ std::optional<point> component_cell(const rule& r, const grid_map& map, point p)
 // Does a path under the rule join start and goal? From the map's component labels
 // (grid_map::same_component), exactly; nullopt when either is no valid endpoint
 // (component_cell). The first call for a connectivity, and the first after a change that
-// split off more than a 256th of the map, builds them: O(width x height).
+// split a component into two large parts, builds them: O(width x height).
 std::optional<bool> same_component(const rule& r, const grid_map& map, point start, point goal);
 
 // Removes needless waypoints: from each kept waypoint, jumps to the farthest later
