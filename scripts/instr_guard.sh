@@ -14,7 +14,8 @@
 #   counts (keeping the lines of groups this machine cannot run).
 # Builds build/bench/instr_queries (Release, as scripts/test.sh does; reuses build/).
 # Needs valgrind (scripts/setup.sh) and the benchmark maps ($LDDB_MAPS_DIR, else
-# ../shared/maps): without the maps it says SKIPPED and exits 0. LDDB_INSTR_DUMPS=DIR keeps
+# ../shared/maps): without the maps it says SKIPPED and exits 0, or fails when $CI is set.
+# A group whose found= is short of its queries= fails. LDDB_INSTR_DUMPS=DIR keeps
 # the callgrind files there, one per group, to see with callgrind_annotate where a count rose.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -49,6 +50,10 @@ status=0
 valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no --compress-strings=no --compress-pos=no \
   --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/valgrind.log" "$prog" >"$tmp/groups" || status=$?
 if [[ $status -eq 77 ]]; then
+  if [[ -n ${CI-} && ${CI} != false && ${CI} != 0 ]]; then
+    echo "instr_guard.sh: FAILED: CI is set and the benchmark maps are missing (set LDDB_MAPS_DIR): nothing compared" >&2
+    exit 1
+  fi
   echo "instr_guard.sh: SKIPPED, nothing compared: the benchmark maps are missing (set LDDB_MAPS_DIR)" >&2
   exit 0
 elif [[ $status -ne 0 ]]; then
@@ -79,11 +84,15 @@ awk -v prog="$prog" '
   }
   END { for (g in seen) printf "%s\t%.0f\n", g, cost[g] }' "${dumps[@]}" >"$tmp/counts"
 
-# This run: "GROUP<TAB>queries<TAB>instructions per query", in the program's order.
+# This run: "GROUP<TAB>queries<TAB>instructions per query", in the program's order. Every
+# query comes from a scenario file and has a path: a group that found fewer counted a
+# search that gave up or went wrong, not the one recorded.
 awk -F'\t' 'FNR == NR { total[$1] = $2; next }
   /^group / {
     line = substr($0, 7); q = line; sub(/.* queries=/, "", q); sub(/ .*/, "", q)
+    f = line; sub(/.* found=/, "", f); sub(/ .*/, "", f)
     g = line; sub(/ queries=.*/, "", g)
+    if (f != q) { print "instr_guard.sh: " g " found " f " paths of " q " queries" > "/dev/stderr"; exit 1 }
     if (!(g in total) || total[g] == 0) { print "instr_guard.sh: nothing counted for " g > "/dev/stderr"; exit 1 }
     printf "%s\t%s\t%.0f\n", g, q, total[g] / q
   }' "$tmp/counts" "$tmp/groups" >"$tmp/now"

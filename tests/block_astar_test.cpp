@@ -50,6 +50,7 @@
 #include "oracle.hpp"
 #include "test_map.hpp"
 #include "test_rng.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -1389,7 +1390,7 @@ struct scen_shard {
   std::string label;
 };
 
-fs::path maps_dir() { return fs::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps"; }
+fs::path maps_dir() { return lddb_test::benchmark_maps_dir(); }
 
 std::vector<scen_shard> scenario_shards() {
   std::vector<scen_shard> out;
@@ -1451,7 +1452,7 @@ class Scenarios : public ::testing::TestWithParam<scen_shard> {};
 
 TEST_P(Scenarios, BlockAStarMatchesAStarAndTheFile) {
   const scen_shard& sh = GetParam();
-  if (sh.file.empty()) GTEST_SKIP() << "missing the benchmark maps folder " << maps_dir().string() << "; nothing to check";
+  if (sh.file.empty()) LDDB_MAPS_MISSING("missing the benchmark maps folder " << maps_dir().string() << "; nothing to check");
   std::string error;
   const auto scen = lddb::load_scenario(sh.file, &error);
   ASSERT_TRUE(scen) << "cannot load " << sh.file << ": " << error;

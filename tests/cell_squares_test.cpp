@@ -212,7 +212,7 @@ TEST(CellSquares, WeightedSlicedAndPortableQueries) {
 // (octile) and A*'s cost (both rules).
 TEST(CellSquares, ScenarioFiles) {
   const auto files = lddb_test::scenario_files();
-  if (!files) GTEST_SKIP() << "missing the benchmark maps folder " << lddb_test::benchmark_maps_dir().string();
+  if (!files) LDDB_MAPS_MISSING("missing the benchmark maps folder " << lddb_test::benchmark_maps_dir().string());
   for (const rule& movement : {rule::octile(), rule::tile()}) {
     const lddb::database& db = db_for(movement, 4);
     lddb::search_context ctx;

@@ -26,6 +26,7 @@
 #include "cli_support.hpp"
 #include "lddb/format.hpp"
 #include "oracle.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -765,8 +766,8 @@ TEST_F(cli_search, RenderSeveralSearches) {
 }
 
 TEST_F(cli_search, RenderLargeMapStaysSmall) {
-  const fs::path shared = fs::path(LDDB_SOURCE_DIR "/../shared/maps/bg512/AR0500SR.map");
-  if (!fs::exists(shared)) GTEST_SKIP() << "missing benchmark map " << shared.string();
+  const fs::path shared = lddb_test::benchmark_maps_dir() / "bg512" / "AR0500SR.map";
+  if (!fs::exists(shared)) LDDB_MAPS_MISSING("missing benchmark map " << shared.string());
   const fs::path out = path("ar.svg");
   const run_result r = run("render --map " + quote(shared) + " --from 81,452 --to 246,138 --algo astar --algo theta "
                            "--out " + quote(out));

@@ -86,7 +86,7 @@ std::string cell(std::pair<int, int> c) { return std::to_string(c.first) + "," +
 
 TEST_F(cli_unit, BenchSkipsWhereTheUnitCannotStandAndFindsNoInvalidPath) {
   const fs::path scen = fs::path(kBattleground.string() + ".scen");
-  if (!fs::exists(scen)) GTEST_SKIP() << "missing scenario file " << scen.string() << " (../shared/maps-wc3 beside the source, or beside $LDDB_MAPS_DIR)";
+  if (!fs::exists(scen)) LDDB_MAPS_MISSING("missing scenario file " << scen.string() << " (../shared/maps-wc3 beside the source, or beside $LDDB_MAPS_DIR)");
   const run_result r = run("bench --scen " + quote(scen) + " --size 2");
   ASSERT_EQ(r.status, 0) << r.all();
   EXPECT_NE(r.out.find("unit size 2, class .GS"), std::string::npos) << r.out;
@@ -117,7 +117,7 @@ TEST_F(cli_unit, BenchSkipsWhereTheUnitCannotStandAndFindsNoInvalidPath) {
 }
 
 TEST_F(cli_unit, WaterAndGroundReachDifferentCells) {
-  if (!fs::exists(kBattleground)) GTEST_SKIP() << "missing map " << kBattleground.string() << " (../shared/maps-wc3 beside the source, or beside $LDDB_MAPS_DIR)";
+  if (!fs::exists(kBattleground)) LDDB_MAPS_MISSING("missing map " << kBattleground.string() << " (../shared/maps-wc3 beside the source, or beside $LDDB_MAPS_DIR)");
   const std::vector<std::string> rows = map_rows(kBattleground);
   ASSERT_EQ(rows.size(), 512u);
   const auto water = far_pair(rows, "W"), ground = far_pair(rows, ".GS");

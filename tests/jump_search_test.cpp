@@ -42,6 +42,7 @@
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_map.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -258,7 +259,7 @@ TEST(JumpSearch, Refused) {
 }
 
 TEST(JumpSearch, Scenario) {
-  const std::filesystem::path dir = std::filesystem::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps";
+  const std::filesystem::path dir = lddb_test::benchmark_maps_dir();
   const std::vector<std::string> maps = {"dao/den520d", "rooms/16room_001", "mazes/maze512-8-1", "bg512/AR0012SR",
                                          "random/random512-25-1"};
   search_context ctx;
@@ -280,7 +281,7 @@ TEST(JumpSearch, Scenario) {
       ++checked;
     }
   }
-  if (checked == 0) GTEST_SKIP() << "SKIPPED: no benchmark maps at " << dir << " (the scenario check did not run)";
+  if (checked == 0) LDDB_MAPS_MISSING("no benchmark maps at " << dir << " (the scenario check did not run)");
   EXPECT_GT(checked, 2000);
 }
 
@@ -453,7 +454,7 @@ TEST(JumpSearch, AnyAngleChoice) {
 }
 
 TEST(JumpSearch, AnyAngleScenario) {
-  const std::filesystem::path dir = std::filesystem::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps";
+  const std::filesystem::path dir = lddb_test::benchmark_maps_dir();
   const rule r = rule::any_angle();
   const lddb::database& db = lddb_test::db_for(r);
   search_options blocks;  // Block A*'s own smoothed paths, the second algorithm
@@ -487,7 +488,7 @@ TEST(JumpSearch, AnyAngleScenario) {
     // Measured: 0.02% to 0.09% longer on each family's maps (docs/benchmarks.md).
     EXPECT_LT(ours, theirs * 1.002) << name;
   }
-  if (checked == 0) GTEST_SKIP() << "SKIPPED: no benchmark maps at " << dir << " (the scenario check did not run)";
+  if (checked == 0) LDDB_MAPS_MISSING("no benchmark maps at " << dir << " (the scenario check did not run)");
   EXPECT_GT(checked, 1000);
 }
 

@@ -235,7 +235,7 @@ TEST(LargeSquares, LevelsOutOfRangeAreRefused) {
 // under octile against the file's optimum, and under tile against A*.
 TEST(LargeSquares, ScenarioFiles) {
   const auto files = lddb_test::scenario_files();
-  if (!files) GTEST_SKIP() << "missing the benchmark maps folder " << lddb_test::benchmark_maps_dir().string();
+  if (!files) LDDB_MAPS_MISSING("missing the benchmark maps folder " << lddb_test::benchmark_maps_dir().string());
   ASSERT_FALSE(files->empty()) << lddb_test::benchmark_maps_dir();
   for (const rule& movement : {rule::octile(), rule::tile()}) {
     const lddb::database& db = lddb_test::db_for(movement);

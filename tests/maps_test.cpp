@@ -23,6 +23,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/map_file.hpp"
 #include "lddb/scenario.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -612,9 +613,9 @@ TEST(MapFiles, LineEndVariantsOnDiskGiveTheSameMap) {
 // ----------------------------------------------------------------------------- the shared maps
 
 TEST(SharedMaps, EveryMapAndScenarioLoads) {
-  const fs::path root = fs::path(LDDB_SOURCE_DIR "/../shared/maps");
+  const fs::path root = lddb_test::benchmark_maps_dir();
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) GTEST_SKIP() << "missing the benchmark maps folder " << root.string() << "; nothing to check";
+  if (!fs::is_directory(root, ec)) LDDB_MAPS_MISSING("missing the benchmark maps folder " << root.string() << "; nothing to check");
   std::set<std::string> maps, scens;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
     const std::string p = e.path().string();

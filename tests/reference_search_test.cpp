@@ -33,6 +33,7 @@
 #include "lddb/search.hpp"
 #include "oracle.hpp"
 #include "test_map.hpp"
+#include "test_scenarios.hpp"
 
 namespace {
 
@@ -537,9 +538,9 @@ TEST(WarmContext, DoesNotGrow) {
 // ----------------------------------------------------------------------------- scenario file
 
 TEST(Scenario, Den520dFirst200OctileAStar) {
-  const std::string dir = LDDB_SOURCE_DIR "/../shared/maps/dao/";
+  const std::string dir = (lddb_test::benchmark_maps_dir() / "dao").string() + "/";
   for (const char* name : {"den520d.map", "den520d.map.scen"})
-    if (!std::filesystem::exists(dir + name)) GTEST_SKIP() << "missing " << dir << name;
+    if (!std::filesystem::exists(dir + name)) LDDB_MAPS_MISSING("missing " << dir << name);
   std::string error;
   const auto map = lddb::load_map(dir + "den520d.map", &error);
   ASSERT_TRUE(map) << error;

@@ -133,8 +133,11 @@ std::vector<std::shared_ptr<const lddb::database>> reserve::dbs_;
 // Block A* under each rule, with the rule's default options, fixed blocks, open squares of
 // every level, and a weight: a first query on a reserved context allocates nothing.
 TEST_F(reserve, BlockAStarQueriesAfterReserveNeverGrow) {
-  if (!has_real_maps()) std::fprintf(stderr, "reserve_test: no benchmark maps in %s: generated maps only\n",
-                                     lddb_test::benchmark_maps_dir().string().c_str());
+  if (!has_real_maps()) {
+    if (lddb_test::under_ci()) FAIL() << "CI is set and no benchmark maps are in " << lddb_test::benchmark_maps_dir();
+    std::fprintf(stderr, "reserve_test: no benchmark maps in %s: generated maps only\n",
+                 lddb_test::benchmark_maps_dir().string().c_str());
+  }
   for (const auto& [name, map] : test_maps()) {
     const std::vector<query> qs = growing_queries(map, 24, map.width() * 7u + map.height());
     for (const auto& db : dbs_) {

@@ -16,11 +16,32 @@
 
 namespace lddb_test {
 
-// $LDDB_MAPS_DIR when set (a worktree whose parent has no shared/), else ../shared/maps.
+// The one place the tests look for the benchmark maps: $LDDB_MAPS_DIR when set (a worktree
+// whose parent has no shared/), else ../shared/maps beside the source. The Warcraft III map
+// (maps-wc3) lies beside that folder.
 inline std::filesystem::path benchmark_maps_dir() {
   if (const char* dir = std::getenv("LDDB_MAPS_DIR"); dir && *dir) return dir;
   return std::filesystem::path(LDDB_SOURCE_DIR) / ".." / "shared" / "maps";
 }
+
+// Is this a CI run ($CI set, and not "false" or "0")? There a test whose maps are missing
+// fails: a check skipped would pass without checking anything.
+inline bool under_ci() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && *ci != '\0' && std::string(ci) != "false" && std::string(ci) != "0";
+}
+
+}  // namespace lddb_test
+
+// For a test body whose benchmark maps are missing: skips, saying `what`, on a developer's
+// machine; fails under CI (lddb_test::under_ci).
+#define LDDB_MAPS_MISSING(what)                                                          \
+  do {                                                                                   \
+    if (lddb_test::under_ci()) GTEST_FAIL() << what << " (CI is set: the maps must be there)"; \
+    GTEST_SKIP() << what;                                                                \
+  } while (false)
+
+namespace lddb_test {
 
 // Every *.scen below benchmark_maps_dir(), sorted; nullopt when the folder is missing (the
 // caller skips, saying so).
