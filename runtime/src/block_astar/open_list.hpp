@@ -49,10 +49,15 @@ class open_list {
   bool empty() const { return heap_.empty(); }
   const entry& top() const { return heap_.front(); }
   std::size_t bytes() const { return heap_.capacity() * sizeof(entry); }
-  // Room for n nodes, written once so that the pages are in memory.
-  void reserve(std::size_t n) {
+  // Room for n nodes, written once when `write` so that the pages are in memory.
+  void reserve(std::size_t n, bool write) {
     const std::size_t keep = heap_.size();
-    if (heap_.capacity() < n) heap_.resize(n);
+    if (heap_.capacity() >= n) return;
+    if (!write) {
+      heap_.reserve(n);
+      return;
+    }
+    heap_.resize(n);
     heap_.resize(keep);
   }
 

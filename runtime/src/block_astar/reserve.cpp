@@ -44,8 +44,8 @@ void reserve_blocks(block_search_state& st, const database& db, const grid_map& 
   const std::size_t blocks = static_cast<std::size_t>(map.blocks_x()) * static_cast<std::size_t>(map.blocks_y());
   // A query in progress keys its table by its own map's width.
   const grid_map& keyed = st.query.active ? *st.query.map : map;
-  st.pool.reserve(blocks, static_cast<std::uint32_t>(keyed.blocks_x()));
-  st.open.reserve(blocks);
+  st.pool.reserve(blocks, static_cast<std::uint32_t>(keyed.blocks_x()), write);
+  st.open.reserve(blocks, write);
   reserve_written(st.candidate, blocks, write);
   reserve_written(st.touched, blocks, write);
 

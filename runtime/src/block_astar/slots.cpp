@@ -37,8 +37,9 @@ void slot_pool::grow(std::uint32_t blocks_x) {
   table_.swap(bigger);
 }
 
-void slot_pool::reserve(std::size_t blocks, std::uint32_t blocks_x) {
-  if (slots_.size() < blocks) slots_.resize(blocks);  // value-initialised: written
+void slot_pool::reserve(std::size_t blocks, std::uint32_t blocks_x, bool write) {
+  if (write && slots_.size() < blocks) slots_.resize(blocks);  // value-initialised: written
+  if (!write && slots_.capacity() < blocks) slots_.reserve(blocks);  // a query's emplace_back stays within it
   std::size_t size = std::max<std::size_t>(table_.size(), 1024);
   while (blocks * 2 > size) size *= 2;
   if (size == table_.size()) return;

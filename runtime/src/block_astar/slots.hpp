@@ -119,9 +119,10 @@ class slot_pool {
 
   std::size_t bytes() const;
   // Room for a query that touches up to `blocks` blocks of a map `blocks_x` blocks wide
-  // with no growth: that many slots and a table that stays at most half full, written
-  // once so that their pages are in memory. Keeps the query in progress.
-  void reserve(std::size_t blocks, std::uint32_t blocks_x);
+  // with no growth: that many slots and a table that stays at most half full. The slots
+  // (most of the bytes) are written once when `write`, so that their pages are in memory;
+  // else a query brings in the pages it uses. Keeps the query in progress.
+  void reserve(std::size_t blocks, std::uint32_t blocks_x, bool write);
 
  private:
   struct bucket_t {
