@@ -10,6 +10,7 @@
 // been found by the searches, so that the path tested is the local one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -197,6 +198,25 @@ TEST(ComponentSplit, PastTheBudgetTheNextQueryRebuilds) {
   room.set_blocked(6, 3, false);
   EXPECT_TRUE(room.components_current(connectivity::four));
   EXPECT_TRUE(room.same_component(connectivity::four, 0, 0, n - 1, n - 1));
+}
+
+// A door shut and opened thousands of times: each shutting splits off a room with a new id,
+// and the ids stay bounded (past a limit the next query rebuilds, numbering them afresh).
+TEST(ComponentSplit, IdsStayBoundedThroughManySplits) {
+  grid_map m(20, 20, 4);
+  for (int i = 0; i < 20; ++i) m.set_blocked(10, i, true);
+  m.set_blocked(10, 5, false);  // the door
+  ASSERT_TRUE(m.same_component(connectivity::four, 0, 0, 19, 19));
+  std::size_t most = 0;
+  for (int round = 0; round < 5000; ++round) {
+    m.set_blocked(10, 5, true);
+    ASSERT_FALSE(m.same_component(connectivity::four, 0, 0, 19, 19)) << round;
+    ASSERT_TRUE(m.same_component(connectivity::four, 0, 0, 9, 19)) << round;
+    m.set_blocked(10, 5, false);
+    ASSERT_TRUE(m.same_component(connectivity::four, 0, 0, 19, 19)) << round;
+    most = std::max(most, m.component_bytes());
+  }
+  EXPECT_LT(most, 400 * 4 + 2000 * 4 + 4096) << "ids kept growing";
 }
 
 }  // namespace

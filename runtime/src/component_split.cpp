@@ -31,7 +31,7 @@ bool split_search::run(const grid_map& m, connectivity c, std::span<const std::i
   std::int32_t n = 0;
   for (const std::int32_t cell : seeds) {
     std::int32_t& label = cells[static_cast<std::size_t>(cell)];
-    if (label >= 0) continue;  // the same cell twice
+    if (label >= 0 || label == kNoLabel) continue;  // the same cell twice (a seed is free: never kNoLabel)
     if (static_cast<std::size_t>(n) == searches_.size()) {
       searches_.emplace_back();
       groups_.emplace_back();

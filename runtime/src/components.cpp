@@ -98,7 +98,7 @@ struct grid_map::components {
   struct labels {
     detail::label_table cells;  // empty: never built
     detail::id_forest ids;
-    std::size_t id_limit = 0;  // ids made since the rebuild past which the next query rebuilds
+    std::size_t id_limit = 0;  // ids (made by frees and splits since the rebuild) past which the next query rebuilds
     std::size_t budget = 0;    // cells a split's search may visit (split_budget)
     bool stale = false;
     bool kept() const { return !cells.empty() && !stale; }
@@ -251,7 +251,7 @@ struct grid_map::components {
         if (in_batch || kSafe[static_cast<std::size_t>(k)][ring]) continue;
         seeds.clear();
         add_seeds(m, c, me, seeds);
-        if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.stale = true;
+        if (!split.run(m, c, seeds, l.cells, l.ids, l.budget) || l.ids.parent.size() > l.id_limit) l.stale = true;
         continue;
       }
       // Freed: its id joins those of the free cells it touches, or is new.
@@ -284,7 +284,7 @@ struct grid_map::components {
       const auto c = static_cast<connectivity>(k);
       seeds.clear();
       for (const std::int32_t cell : batch_blocked) add_seeds(m, c, cell, seeds);
-      if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.stale = true;
+      if (!split.run(m, c, seeds, l.cells, l.ids, l.budget) || l.ids.parent.size() > l.id_limit) l.stale = true;
     }
     batch_blocked.clear();
     batch_overflow = false;
