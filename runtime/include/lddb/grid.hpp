@@ -78,9 +78,9 @@ class grid_map {
   // labels, terrain and views included), but the rows, codes, open groups and double
   // corners change a word or a block at a time, so a cell that keeps its state costs a bit
   // of a word read and only the changed cells go one by one (copy by columns, journal,
-  // labels, terrain, views). Against that loop: a fifth to a tenth of the time for a
-  // whole-map switch or a 64 x 64 region (2 to 5 ns a cell), a third for an 8 x 8 patch
-  // (bench/bench_rect.cpp). Allocates nothing up to about 1000 cells wide. Throws
+  // labels, terrain, views): far less than that loop, most of all for large rectangles
+  // (docs/benchmarks.md, "What a change costs: a rectangle at once"). Allocates nothing up
+  // to about 1000 cells wide. Throws
   // std::out_of_range (naming the rectangle and the map's size) for a rectangle not wholly
   // on the map, std::invalid_argument for w or h below 1 or `bits` shorter than
   // (w * h + 7) / 8 bytes, and changes nothing then.

@@ -134,8 +134,8 @@ class landmark_set {
 
   // Brings the tables up to date with the cells `map` freed since the set was current:
   // current_for(map) holds again when this returns current. `work` bounds the points
-  // settled or seeded in this call (15-40 ns each); unfinished means call again, with
-  // the same map, as landmark_builder::step is called. Each call reads the map as it is
+  // settled or seeded in this call (docs/benchmarks.md, "Landmark repair"); unfinished
+  // means call again, with the same map, as landmark_builder::step is called. Each call reads the map as it is
   // then, and the cells freed between calls are caught up before it says current. Memory:
   // the queues of one landmark's Dijkstra (8 bytes an entry, about the points whose
   // distance falls), kept between calls. rebuild_needed: build a new set (the tables are

@@ -1,7 +1,7 @@
 // lddb/prepare.hpp: one call after a map is loaded, and every search on it gets faster.
 //
 //   lddb::grid_map map = lddb::load_map("level.map");
-//   lddb::prepare(db, map);                      // 23-62 ms at 512 x 512; see the report
+//   lddb::prepare(db, map);                      // see the report (docs/benchmarks.md, "Preparation")
 //   ... each frame: map.set_blocked(...) as doors open and close, then
 //   lddb::prepare_step(map);                     // keeps the preparation current, in a slice
 //   lddb::block_astar(db, map, start, goal, {}, ctx);  // uses what was prepared
@@ -28,8 +28,8 @@
 //
 // Maps that change. Landmarks pay on a map that holds still; on one that changes often
 // their upkeep (a repair after every freed cell, a rebuild of every table after many
-// blocked cells, the slices of a build) costs more than they save: 2-4.5x the searches'
-// own time on the GPPC dynamic track's scenarios (docs/benchmarks.md, "Maps that change").
+// blocked cells, the slices of a build) costs more than they save: several times the
+// searches' own time on the GPPC dynamic track's scenarios (docs/decisions.md).
 // So prepare_step watches how often the map changes: once kChangingSteps of its last
 // kChangeWindow calls saw cells change (or one did while they were still being built),
 // it sets the plan's landmarks aside (their tables
@@ -168,8 +168,9 @@ preparation_report prepare(const database& db, grid_map& map, const prepare_opti
 preparation_report prepare(const rule& r, grid_map& map, const prepare_options& options = {});
 
 // Runs the pending work of every preparation of the map, at most about `work` points
-// settled (15-40 ns each): landmarks still to build, repairs after set_blocked freed
-// cells, rebuilds. True when nothing is pending (every preparation ready).
+// settled (a point's cost: docs/benchmarks.md, "Landmark repair"): landmarks still to
+// build, repairs after set_blocked freed cells, rebuilds. True when nothing is pending
+// (every preparation ready).
 inline constexpr std::uint64_t kDefaultStepWork = 1u << 15;
 bool prepare_step(grid_map& map, std::uint64_t work = kDefaultStepWork);
 

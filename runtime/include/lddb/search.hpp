@@ -218,7 +218,7 @@ struct reserve_options {
   // map could grow (so that no query allocates), but a page is in memory only once written:
   // written by reserve, no query faults one in, so the first query costs what a warm one
   // does; left to the queries, the context holds in memory only what they touch, and the
-  // query that first writes a page pays its fault (about 0.1-0.5 us a 4 KiB page; jump
+  // query that first writes a page pays its fault (docs/benchmarks.md, "First query"; jump
   // point search reuses the same pages query after query, so this is paid once, up to
   // its largest query). reserve writes each search's tables, the default queries' search
   // first, while they fit in this many bytes in all. Block A*'s node slots, block table

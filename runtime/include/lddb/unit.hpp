@@ -83,9 +83,10 @@ constexpr int unit_footprint(const rule& r, const unit& u) {
 // The map as the unit sees it: `map` itself for a footprint of 1 and the ground class
 // (the unit every search assumed before sizes and classes), else grid_map::view. Throws
 // std::invalid_argument for a size outside 0..kMaxSize. A unit's first query builds its
-// view (5-12 ms for 512 x 512 cells) and the view's component labels; a game that wants
-// no such hitch calls search_context::reserve(db, unit_view(rule, map, unit)) for each
-// unit it will move, after loading (the view is then built, labelled and reserved for).
+// view (O(cells); docs/benchmarks.md, "Units of several sizes") and the view's component
+// labels; a game that wants no such hitch calls
+// search_context::reserve(db, unit_view(rule, map, unit)) for each unit it will move, after
+// loading (the view is then built, labelled and reserved for).
 const grid_map& unit_view(const rule& r, const grid_map& map, const unit& u);
 
 }  // namespace lddb
