@@ -63,7 +63,7 @@ if [[ $what == tsan || $what == all ]]; then
   # Under TSan the test sizes its map down by itself; the thread and query counts stay.
   nice -n 10 build-tsan/tests/concurrency_test
   nice -n 10 build-tsan/tests/batch_test
-  # Threads asking one const map whose component labels are stale (rebuilt under its lock).
+  # Threads asking one const map whose component labels are built, or rebuilt, under its lock.
   nice -n 10 build-tsan/tests/components_test --gtest_filter=Components.ThreadsShareOneConstMap
   # A landmark set rebuilt on a worker thread while the game's thread searches with the old one.
   nice -n 10 build-tsan/tests/landmarks_test --gtest_filter=Builder.WorkerThread

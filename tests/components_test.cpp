@@ -375,7 +375,10 @@ TEST(Components, ThreadsShareOneConstMap) {
   for (int i = 0; i < 400; ++i) pairs.push_back({lddb_test::random_free_cell(g, m), lddb_test::random_free_cell(g, m)});
   const rule r = rule::tile();
   for (int round = 0; round < 3; ++round) {
-    for (int k = 0; k < 40; ++k) {  // close corridors: most stale the labels
+    // Close corridors: splits the labels follow, or leave stale when too large. Either way
+    // the threads' first asks of round 0 build the labels under the lock, and later rounds
+    // read them, or rebuild them, while the other threads ask.
+    for (int k = 0; k < 40; ++k) {
       const int x = g.below(m.width()), y = g.below(m.height());
       m.set_blocked(x, y, true);
     }
