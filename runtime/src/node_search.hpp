@@ -38,6 +38,7 @@
 #include "lddb/point.hpp"
 #include "lddb/search.hpp"
 #include "pull_tight.hpp"
+#include "reserve_written.hpp"
 
 namespace lddb {
 
@@ -289,11 +290,7 @@ struct basic_node_state {
   void reserve(std::size_t count, bool write) {
     nodes.grow(count);
     if (write) nodes.touch_pages();
-    const std::size_t keep = heap.size();
-    if (heap.capacity() < count) heap.reserve(count);
-    if (!write) return;
-    if (heap.size() < count) heap.resize(count);
-    heap.resize(keep);
+    reserve_written(heap, count, write);
   }
 
   // The record of node `id` for this query (fresh records have g = kUnreachable).

@@ -221,11 +221,11 @@ struct reserve_options {
   // query that first writes a page pays its fault (docs/benchmarks.md, "First query"; jump
   // point search reuses the same pages query after query, so this is paid once, up to
   // its largest query). reserve writes each search's tables, the default queries' search
-  // first, while they fit in this many bytes in all. Block A*'s node slots, block table
-  // and OPEN list (about 480 bytes a block, 30 a cell at b = 4) are written whatever this
-  // says. The default writes everything on maps up to about 512 x 512, as reserve always
-  // did; on a 2048 x 2048 map prepared for jump point search, a reserved context holds
-  // about 1 MiB plus its largest query's records, where writing it all took 192 MiB.
+  // first, while they fit in this many bytes in all; only Block A*'s block table (24 bytes
+  // a block) is written whatever this says. The default writes everything on maps up to
+  // about 512 x 512, as reserve always did; on a 2048 x 2048 map a reserved context holds
+  // about 1 MB (prepared for jump point search) or 11 MB (Block A*) plus what its largest
+  // query touched, where writing it all took 192 MiB or 116 MB.
   static constexpr std::size_t kDefaultPrefaultBytes = std::size_t{16} << 20;
   std::size_t prefault_bytes = kDefaultPrefaultBytes;
   // Block A*'s own state also where the map's preparation has jump point search answer

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "../reserve_written.hpp"
 #include "lddb/search.hpp"
 #include "slots.hpp"
 
@@ -50,16 +51,7 @@ class open_list {
   const entry& top() const { return heap_.front(); }
   std::size_t bytes() const { return heap_.capacity() * sizeof(entry); }
   // Room for n nodes, written once when `write` so that the pages are in memory.
-  void reserve(std::size_t n, bool write) {
-    const std::size_t keep = heap_.size();
-    if (heap_.capacity() >= n) return;
-    if (!write) {
-      heap_.reserve(n);
-      return;
-    }
-    heap_.resize(n);
-    heap_.resize(keep);
-  }
+  void reserve(std::size_t n, bool write) { reserve_written(heap_, n, write); }
 
   // Algorithm 2, line 9 (and Algorithm 1, lines 8-16): node s enters OPEN with key (value,
   // value_tie), or moves up when that improves its key; an equal or worse key is ignored.

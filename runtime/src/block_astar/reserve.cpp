@@ -5,25 +5,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "../reserve_written.hpp"
 #include "search.hpp"
 
 namespace lddb::block_astar_impl {
 
 namespace {
-
-// Room for n elements, each written once when `write` so that its page is in memory (else
-// a large allocation's pages stay unmapped until a query writes them); the size stays.
-template <class T>
-void reserve_written(std::vector<T>& v, std::size_t n, bool write) {
-  const std::size_t keep = v.size();
-  if (v.capacity() >= n && keep >= n) return;
-  if (!write) {
-    v.reserve(n);
-    return;
-  }
-  if (v.size() < n) v.resize(n);
-  v.resize(keep);
-}
 
 // The aligned groups of 2^level x 2^level blocks of the map that are open now: each can be
 // one square node of a query, and none else can while no cell is freed.
