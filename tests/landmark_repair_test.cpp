@@ -8,6 +8,7 @@
 //                                   cells and doors) after the build; after repair (whole
 //                                   or in slices, with more cells freed between slices)
 //                                   every entry equals a fresh build's from the same points
+//                                   (at the same unit: 32-bit, 16-bit, 16-bit saturated)
 //   Repair.MixedNeverOverestimates  blocks and frees in random order: after each repair the
 //                                   set is current, no entry exceeds a fresh build's from
 //                                   the same points (the exact distance), no bound exceeds
@@ -30,6 +31,7 @@
 #include "lddb/search.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
+#include "test_landmarks.hpp"
 #include "test_map.hpp"
 #include "test_rng.hpp"
 
@@ -90,7 +92,7 @@ void compare_tables(const landmark_set& a, const landmark_set& b, const grid_map
   for (int y = 0; y < map.height() + v; ++y)
     for (int x = 0; x < map.width() + v; ++x)
       for (int l = 0; l < a.size(); ++l) {
-        const std::uint32_t da = a.distances({x, y})[l], db = b.distances({x, y})[l];
+        const std::uint32_t da = a.distance({x, y}, l), db = b.distance({x, y}, l);
         if (at_most) {
           ASSERT_LE(da, db) << where << " landmark " << l << " at " << x << "," << y;
         } else {
@@ -137,17 +139,22 @@ TEST(Repair, FreesEqualFreshBuild) {
       grid_map map = generated_map(i, 14 + i % 9, 11 + i % 7);
       if (!has_free(map, 2)) continue;
       lddb_test::rng g{static_cast<std::uint64_t>(i) * 31 + 7};
-      landmark_set set = landmark_set::build(r, map, 1 + i % 4, lddb::landmark_placement::farthest, 3 + i);
+      // 32-bit tables, 16-bit ones, and 16-bit ones that saturate (lddb/landmarks.hpp).
+      const int width_case = (i / 3) % 3;
+      landmark_set set = landmark_set::build(r, map, 1 + i % 4, lddb::landmark_placement::farthest, 3 + i,
+                                             width_case ? lddb::landmark_width::bits16 : lddb::landmark_width::bits32);
+      if (width_case == 2) set = lddb_test::saturated_copy(r, map, set);
       const int frees = 1 + g.below(i % 4 == 3 ? 40 : 6);
       for (int k = 0; k < frees; ++k) free_some(g, map);
       const std::uint64_t slice = i % 3 == 0 ? 0 : 1 + static_cast<std::uint64_t>(g.below(i % 3 == 1 ? 5 : 60));
-      const std::string where = r.name() + " map " + std::to_string(i) + " slice " + std::to_string(slice);
+      const std::string where = r.name() + " map " + std::to_string(i) + " slice " + std::to_string(slice) + " width case " +
+                                std::to_string(width_case);
       if (map.cells_freed() > 0) {
         EXPECT_FALSE(set.current_for(map)) << where;
       }
       ASSERT_EQ(repair_all(set, map, slice, g, 3), landmark_repair::current) << where;
       ASSERT_TRUE(set.current_for(map)) << where;
-      compare_tables(set, landmark_set::build(r, map, set.points()), map, false, where);
+      compare_tables(set, landmark_set::build(r, map, set.points(), set.width(), set.unit_cost()), map, false, where);
       ASSERT_EQ(set.repair(map, 1), landmark_repair::current) << "nothing left to do";
       ++repaired;
     }

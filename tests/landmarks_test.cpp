@@ -4,7 +4,8 @@
 //   Bound.CellRulesAgainstOracle   every cell rule, generated maps: lower_bound(a, b) never
 //                                  exceeds the oracle's least cost; for tile it equals it
 //                                  from a landmark (the table is exact there)
-//   Bound.ConsistentAlongMoves     |h(p) - h(q)| <= the cost of every legal move p -> q
+//   Bound.ConsistentAlongMoves     |h(p) - h(q)| <= the cost of every legal move p -> q, for
+//                                  32-bit and 16-bit tables (saturated ones too)
 //   Bound.AnyAngleAgainstOracle    both any-angle rules, small maps: the bound never exceeds
 //                                  the exact shortest any-angle path (the oracle's
 //                                  visibility graph), which holds the cos(pi/8) argument
@@ -17,7 +18,8 @@
 //   Changes.FreeingMakesStale      a cell freed: the set is stale, its raw bound would now
 //                                  overestimate, the searches ignore it (still optimal),
 //                                  and a rebuilt set is current and optimal again
-//   Builder.SlicesEqualOneGo       slices of any size build the same tables as build()
+//   Builder.SlicesEqualOneGo       slices of any size build the same tables as build(), in
+//                                  32 and 16 bits
 //   Builder.WorkerThread           a builder on another thread while the game's thread
 //                                  searches its map (also under TSan, scripts/sanitize.sh)
 //   Refused.BadInput               counts out of range, a fully blocked map, a set for
@@ -44,6 +46,7 @@
 #include "lddb/search.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
+#include "test_landmarks.hpp"
 #include "test_map.hpp"
 #include "test_rng.hpp"
 
@@ -122,18 +125,22 @@ TEST(Bound, ConsistentAlongMoves) {
     if (!has_two_free(map)) continue;
     lddb_test::rng g{static_cast<std::uint64_t>(i) + 99};
     for (const rule& r : cell_rules()) {
-      const landmark_set set = landmark_set::build(r, map, 4);
-      const point goal = lddb_test::random_free_cell(g, map);
-      for (int y = 0; y < map.height(); ++y)
-        for (int x = 0; x < map.width(); ++x) {
-          if (map.blocked(x, y)) continue;
-          const cost_t hp = set.lower_bound({x, y}, goal);
-          for (const auto& s : lddb::kSteps) {
-            if (!lddb::step_legal(r, map, x, y, s[0], s[1])) continue;
-            const cost_t hq = set.lower_bound({x + s[0], y + s[1]}, goal);
-            ASSERT_LE(hp > hq ? hp - hq : hq - hp, lddb::step_cost(r, s[0], s[1])) << r.name() << " at " << x << "," << y;
+      std::vector<landmark_set> sets = lddb_test::narrow_sets(r, map, 4, 1);  // 16 bits, saturated too
+      sets.push_back(landmark_set::build(r, map, 4));
+      for (const landmark_set& set : sets) {
+        const point goal = lddb_test::random_free_cell(g, map);
+        for (int y = 0; y < map.height(); ++y)
+          for (int x = 0; x < map.width(); ++x) {
+            if (map.blocked(x, y)) continue;
+            const cost_t hp = set.lower_bound({x, y}, goal);
+            for (const auto& s : lddb::kSteps) {
+              if (!lddb::step_legal(r, map, x, y, s[0], s[1])) continue;
+              const cost_t hq = set.lower_bound({x + s[0], y + s[1]}, goal);
+              ASSERT_LE(hp > hq ? hp - hq : hq - hp, lddb::step_cost(r, s[0], s[1]))
+                  << r.name() << (set.width() == lddb::landmark_width::bits16 ? " 16-bit" : "") << " at " << x << "," << y;
+            }
           }
-        }
+      }
     }
   }
 }
@@ -273,13 +280,15 @@ TEST(Builder, SlicesEqualOneGo) {
     const grid_map map = generated_map(i, 70, 50);
     for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()}) {
       for (auto placement : {lddb::landmark_placement::farthest, lddb::landmark_placement::random}) {
-        const landmark_set whole = landmark_set::build(r, map, 5, placement, 9);
-        lddb::landmark_builder b(r, map, 5, placement, 9);
+        const auto width = (i + static_cast<int>(placement)) % 2 ? lddb::landmark_width::bits16 : lddb::landmark_width::bits32;
+        const landmark_set whole = landmark_set::build(r, map, 5, placement, 9, width);
+        lddb::landmark_builder b(r, map, 5, placement, 9, width);
         int slices = 0;
         while (!b.step(static_cast<std::uint64_t>(1 + i * 97))) ++slices;
         EXPECT_GT(slices, 5);
         const landmark_set sliced = b.take();
         ASSERT_EQ(sliced.points(), whole.points()) << r.name();
+        ASSERT_EQ(sliced.unit_cost(), whole.unit_cost()) << r.name();
         lddb_test::rng g{static_cast<std::uint64_t>(i) + 1};
         for (int q = 0; q < 200; ++q) {
           const point p = lddb_test::random_free_cell(g, map), s = lddb_test::random_free_cell(g, map);

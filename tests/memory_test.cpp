@@ -2,7 +2,8 @@
 // 2048 x 2048 map prepared for jump point search, with the landmarks set aside as on a map
 // that changes, the map, its labels and one reserved context stay within 64 MiB (16 bytes
 // a cell), a further context within 16 MiB, however many queries they answer; and every
-// answer is the one a context that was not reserved gives. Resident memory is read from
+// answer is the one a context that was not reserved gives. A static map with its default
+// preparation (landmarks in 16 bits) stays within 64 MiB as well. Resident memory is read from
 // /proc/self/statm (Linux; skipped elsewhere), and the test is skipped where memory is not
 // the product's own: under a sanitizer (its shadow of every allocation) or valgrind (whose
 // calloc writes every page).
@@ -56,6 +57,13 @@ long long resident() {
   return res * 4096;
 }
 
+// Why resident memory says nothing of the product's own here, or nullptr.
+const char* not_measurable() {
+  if (resident() < 0) return "no /proc/self/statm";
+  if (LDDB_MEMORY_TEST_SANITIZED || RUNNING_ON_VALGRIND) return "memory measured under a sanitizer or valgrind";
+  return nullptr;
+}
+
 std::vector<std::pair<point, point>> spread_queries(const grid_map& map, int n, std::uint64_t seed) {
   std::vector<point> free;
   for (int y = 1; y < map.height(); y += 7)
@@ -70,9 +78,7 @@ std::vector<std::pair<point, point>> spread_queries(const grid_map& map, int n, 
 }
 
 TEST(memory, ALargeMapWithAReservedContextStaysWithin16BytesACell) {
-  if (resident() < 0) GTEST_SKIP() << "no /proc/self/statm";
-  if (LDDB_MEMORY_TEST_SANITIZED || RUNNING_ON_VALGRIND)
-    GTEST_SKIP() << "memory measured under a sanitizer or valgrind";
+  if (const char* why = not_measurable()) GTEST_SKIP() << why;
   const auto opened = lddb::database::open(std::string(LDDB_SOURCE_DIR) + "/lddb/octile-4.lddb");
   ASSERT_TRUE(opened) << opened.message;
   const lddb::database& db = *opened.db;
@@ -113,6 +119,38 @@ TEST(memory, ALargeMapWithAReservedContextStaysWithin16BytesACell) {
   const long long more = resident() - before;
   std::printf("a further reserved context after %zu queries: %.1f MiB\n", qs.size(), static_cast<double>(more) / kMiB);
   EXPECT_LE(more, 16 * kMiB);
+}
+
+// A map that holds still keeps its landmarks: with the default preparation (16-bit tables,
+// as many as fit kLandmarkBytes) the map, its labels, the landmarks and one reserved
+// context stay within 64 MiB too.
+TEST(memory, AStaticMapWithItsDefaultPreparationStaysWithin16BytesACell) {
+  if (const char* why = not_measurable()) GTEST_SKIP() << why;
+  const auto opened = lddb::database::open(std::string(LDDB_SOURCE_DIR) + "/lddb/octile-4.lddb");
+  ASSERT_TRUE(opened) << opened.message;
+  const lddb::database& db = *opened.db;
+
+  const long long base = resident();
+  grid_map map = lddb::make_maze_map(2048, 2048, 16, 11);  // a map where landmarks pay
+  lddb::prepare_options po;
+  po.mode = lddb::prepare_mode::complete;
+  const lddb::preparation_report report = lddb::prepare(db, map, po);
+  ASSERT_GT(report.landmarks_built, 0) << report.plan.why;
+
+  lddb::search_context ctx;
+  ctx.reserve(db, map);
+  const lddb::search_options options(lddb::default_heuristic(db.movement()));
+  lddb::search_result out;
+  int found = 0;
+  for (const auto& [s, g] : spread_queries(map, 200, 9)) {
+    lddb::block_astar(db, map, s, g, options, ctx, out);
+    found += out.found();
+  }
+  EXPECT_GT(found, 150);
+  const long long all = resident() - base;
+  std::printf("map, labels, %d landmarks (%.1f MiB) and one reserved context: %.1f MiB\n", report.landmarks_built,
+              static_cast<double>(report.bytes) / kMiB, static_cast<double>(all) / kMiB);
+  EXPECT_LE(all, 64 * kMiB);
 }
 
 }  // namespace

@@ -224,7 +224,7 @@ TEST(Prepare, SlicesServeAtOnce) {
   for (std::size_t k = 0; k < whole.points().size(); ++k) EXPECT_EQ(set->points()[k], whole.points()[k]);
   for (int y = 0; y < map.height(); y += 7)
     for (int x = 0; x < map.width(); x += 5)
-      for (int l = 0; l < 8; ++l) ASSERT_EQ(set->distances({x, y})[l], whole.distances({x, y})[l]);
+      for (int l = 0; l < 8; ++l) ASSERT_EQ(set->distance({x, y}, l), whole.distance({x, y}, l));
 }
 
 // A sliced query goes on across prepare_step calls that finish the build and hand the set
@@ -286,7 +286,7 @@ TEST(Prepare, Rebuilds) {
     ASSERT_NE(set, nullptr) << what;
     for (int y = 0; y < map.height(); ++y)
       for (int x = 0; x < map.width(); ++x)
-        for (int l = 0; l < 3; ++l) ASSERT_EQ(set->distances({x, y})[l], fresh.distances({x, y})[l]) << what;
+        for (int l = 0; l < 3; ++l) ASSERT_EQ(set->distance({x, y}, l), fresh.distance({x, y}, l)) << what;
   };
   same_as_fresh("after the journal ran over");
   // Many cells blocked: still admissible, then rebuilt tight.

@@ -71,13 +71,12 @@ class landmark_bound {
   // deeper in the search even where it ties or trails at the start, so they always use it.
   landmark_bound(const landmark_set* set, point start, point goal, cost_t open_space) {
     if (set == nullptr || !set->has_point(goal) || !set->has_point(start)) return;
-    const std::uint32_t* g = set->distances(goal);
-    const std::uint32_t* s = set->distances(start);
     // Rank the landmarks that reach both ends by their bound at the start (larger first,
     // then by index), keeping kActive.
     for (int i = 0; i < set->size(); ++i) {
-      if (g[i] == landmark_set::kUnreached || s[i] == landmark_set::kUnreached) continue;
-      const std::uint32_t v = g[i] > s[i] ? g[i] - s[i] : s[i] - g[i];
+      const std::uint32_t g = set->distance(goal, i), s = set->distance(start, i);
+      if (g == landmark_set::kUnreached || s == landmark_set::kUnreached) continue;
+      const std::uint32_t v = g > s ? g - s : s - g;
       int at = count_;
       while (at > 0 && rank_[at - 1] < v) --at;
       if (at >= kActive) continue;
@@ -90,28 +89,37 @@ class landmark_bound {
       index_[at] = static_cast<std::uint8_t>(i);
       if (count_ < kActive) ++count_;
     }
-    if (count_ == 0 || (static_cast<cost_t>(rank_[0]) << set->shift()) < open_space) return;
-    for (int j = 0; j < count_; ++j) goal_[j] = g[index_[j]];
+    if (count_ == 0 || static_cast<cost_t>(rank_[0]) * set->unit_cost() < open_space) return;
+    for (int j = 0; j < count_; ++j) goal_[j] = set->distance(goal, index_[j]);
     set_ = set;
-    shift_ = set->shift();
+    unit_ = set->unit_cost();
+    narrow_ = set->width() == landmark_width::bits16;
   }
   bool active() const { return set_ != nullptr; }
   cost_t operator()(point p) const {
     if (set_ == nullptr || !set_->has_point(p)) return 0;
-    const std::uint32_t* d = set_->distances(p);
-    std::uint32_t best = 0;
-    for (int j = 0; j < count_; ++j) {
-      const std::uint32_t a = goal_[j], b = d[index_[j]];
-      if (b == landmark_set::kUnreached) continue;  // not joined to the goal: any bound is safe, 0 is
-      const std::uint32_t diff = a > b ? a - b : b - a;
-      best = diff > best ? diff : best;
-    }
-    return static_cast<cost_t>(best) << shift_;
+    const std::uint32_t best = narrow_ ? best_of(set_->narrow(p), landmark_set::kUnreached16)
+                                       : best_of(set_->wide(p), landmark_set::kUnreached);
+    return static_cast<cost_t>(best) * unit_;
   }
 
  private:
+  template <class T>
+  std::uint32_t best_of(const T* d, T unreached) const {
+    std::uint32_t best = 0;
+    for (int j = 0; j < count_; ++j) {
+      const std::uint32_t a = goal_[j], b = d[index_[j]];
+      if (d[index_[j]] == unreached) continue;  // not joined to the goal: any bound is safe, 0 is
+      const std::uint32_t diff = a > b ? a - b : b - a;
+      best = diff > best ? diff : best;
+    }
+    return best;
+  }
+
   const landmark_set* set_ = nullptr;
-  int count_ = 0, shift_ = 0;
+  int count_ = 0;
+  bool narrow_ = false;
+  cost_t unit_ = 0;
   std::array<std::uint32_t, kActive> goal_{}, rank_{};
   std::array<std::uint8_t, kActive> index_{};
 };

@@ -10,8 +10,10 @@
 // no longer its point's distance is skipped.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "lddb/landmarks.hpp"
 #include "node_search.hpp"
@@ -35,11 +37,12 @@ inline unsigned legal_moves(const grid_map& map, const std::uint8_t* moves, bool
 
 // Settles points until `budget` runs out (one unit a point settled, also counted in
 // `settled`); true when the queues are empty. dist(i) gives the distance of point i
-// (row-major index) by reference, moves(i) its legal moves; a move k from i goes to
-// i + offset[k] and costs unit[0] (straight, k < 4) or unit[1] (diagonal).
+// (row-major index) by reference (32 or 16 bits), moves(i) its legal moves; a move k from
+// i goes to i + offset[k] and costs unit[0] (straight, k < 4) or unit[1] (diagonal). A
+// distance past `cap` is kept as cap (a 16-bit table's saturation; lddb/landmarks.hpp).
 template <class Dist, class Moves>
 bool run(queues& q, std::uint64_t& budget, std::uint64_t& settled, Dist&& dist, Moves&& moves,
-         const std::ptrdiff_t* offset, const std::uint32_t* unit) {
+         const std::ptrdiff_t* offset, const std::uint32_t* unit, std::uint32_t cap) {
   for (;;) {
     int best = -1;
     std::uint64_t best_key = 0;
@@ -53,16 +56,16 @@ bool run(queues& q, std::uint64_t& budget, std::uint64_t& settled, Dist&& dist, 
     const std::uint64_t e = q.queue[best][q.head[best]++];
     const std::size_t u = static_cast<std::size_t>(e & 0xFFFFFFFFu);
     const std::uint32_t key = static_cast<std::uint32_t>(e >> 32);
-    if (key != dist(u)) continue;  // settled before, through a shorter way
+    if (key != static_cast<std::uint32_t>(dist(u))) continue;  // settled before, through a shorter way
     --budget;
     ++settled;
     for (unsigned legal = moves(u); legal != 0; legal &= legal - 1) {
       const int k = __builtin_ctz(legal);
       const std::size_t v = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(u) + offset[k]);
-      const std::uint32_t nd = key + unit[k >= 4];
-      std::uint32_t& dv = dist(v);
-      if (nd >= dv) continue;
-      dv = nd;
+      const std::uint32_t nd = std::min(key + unit[k >= 4], cap);
+      auto& dv = dist(v);
+      if (nd >= static_cast<std::uint32_t>(dv)) continue;
+      dv = static_cast<std::remove_reference_t<decltype(dv)>>(nd);
       q.queue[k >= 4].push_back(std::uint64_t{nd} << 32 | v);
     }
   }

@@ -44,7 +44,7 @@ std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint6
       for (int dx = lo; dx <= 1; ++dx) {
         const point p{c.x + dx, c.y + dy};
         if (!set.has_point(p) || (!vertices && map.blocked(p.x, p.y))) continue;
-        const std::uint32_t d = set.distances(p)[l];
+        const std::uint32_t d = set.distance(p, l);
         if (d == landmark_set::kUnreached) continue;
         seeds.push_back(std::uint64_t{d} << 32 | (static_cast<std::uint64_t>(p.y) << kRowShift | static_cast<std::uint64_t>(p.x)));
       }
@@ -83,11 +83,17 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
     }
     std::uint64_t settled = 0;
     const std::size_t l = static_cast<std::size_t>(repair_at_);
-    const bool over = landmark_dial::run(
-        repair_queues_, work, settled,
-        [&](std::size_t i) -> std::uint32_t& { return table_[slot(decode(i)) * k_count + l]; },
-        [&](std::size_t i) { return landmark_dial::legal_moves(map, moves_.data(), vertices, decode(i)); },
-        offset.data(), unit_);
+    const auto moves = [&](std::size_t i) { return landmark_dial::legal_moves(map, moves_.data(), vertices, decode(i)); };
+    const bool over =
+        width_ == landmark_width::bits32
+            ? landmark_dial::run(
+                  repair_queues_, work, settled,
+                  [&](std::size_t i) -> std::uint32_t& { return table_[slot(decode(i)) * k_count + l]; }, moves,
+                  offset.data(), unit_, cap_)
+            : landmark_dial::run(
+                  repair_queues_, work, settled,
+                  [&](std::size_t i) -> std::uint16_t& { return narrow_[slot(decode(i)) * k_count + l]; }, moves,
+                  offset.data(), unit_, cap_);
     if (!over) return landmark_repair::unfinished;
     repair_seeded_ = false;
     if (++repair_at_ == count_) {

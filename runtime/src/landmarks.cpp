@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdexcept>
 #include <string>
 
@@ -25,15 +28,14 @@ std::optional<landmark_placement> parse_landmark_placement(std::string_view text
 
 cost_t landmark_set::lower_bound(point a, point b) const {
   if (count_ == 0 || !has_point(a) || !has_point(b)) return 0;
-  const std::uint32_t* da = distances(a);
-  const std::uint32_t* db = distances(b);
   std::uint32_t best = 0;
   for (int i = 0; i < count_; ++i) {
-    if (da[i] == kUnreached || db[i] == kUnreached) continue;
-    const std::uint32_t d = da[i] > db[i] ? da[i] - db[i] : db[i] - da[i];
+    const std::uint32_t da = distance(a, i), db = distance(b, i);
+    if (da == kUnreached || db == kUnreached) continue;
+    const std::uint32_t d = da > db ? da - db : db - da;
     if (d > best) best = d;
   }
-  return static_cast<cost_t>(best) << shift_;
+  return static_cast<cost_t>(best) * unit_cost_;
 }
 
 namespace {
@@ -45,6 +47,53 @@ namespace {
 constexpr double kAnyAngleScale = 0.92387953251128675613 * (1.0 - 1.0 / 1024.0);
 
 enum class phase : std::uint8_t { probe, place, search, finished };
+
+// Gives a vector's memory back (v = {} would keep its capacity).
+template <class T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
+constexpr double kNarrowCap = 65534.0;  // the largest distance a 16-bit table stores
+
+// The cost units of a straight and a diagonal move of the tables' metric (any-angle: scaled
+// by kAnyAngleScale; tile has no diagonal move: 0).
+struct move_costs {
+  double straight = 0, diagonal = 0;
+};
+move_costs costs_of(const rule& r) {
+  const double one = static_cast<double>(kCostOne);
+  if (r.on_vertices()) return {kAnyAngleScale * one, kAnyAngleScale * std::sqrt(2.0) * one};
+  if (r.kind == rule_kind::octile) return {one, static_cast<double>(r.diagonal)};
+  return {one, 0.0};
+}
+
+// The stored units of a move at `unit` cost units a stored unit: rounded down.
+void set_units(std::uint32_t* u, const move_costs& c, double unit) {
+  u[0] = static_cast<std::uint32_t>(std::floor(c.straight / unit));
+  u[1] = c.diagonal > 0 ? static_cast<std::uint32_t>(std::floor(c.diagonal / unit)) : u[0];
+}
+
+// A 16-bit table's unit for distances up to `longest` cost units: of the units at which a
+// straight move is S stored units, for S from the largest that fits down to half of it,
+// the one whose rounding loses least of a move (the diagonal's fraction, mostly: with S =
+// 17 a diagonal is 24 units, 0.17% short of 17 sqrt 2).
+double narrow_unit(const move_costs& c, double longest) {
+  const double least = std::max(1.0, std::ceil(longest / kNarrowCap));
+  const double most_units = std::max(1.0, std::floor(c.straight / least));
+  double best_unit = std::floor(c.straight / most_units), best_loss = 2.0;
+  for (double units = most_units; units >= std::max(1.0, std::floor(most_units / 2)); units -= 1) {
+    const double unit = std::floor(c.straight / units);
+    if (unit < least) continue;
+    double loss = 1.0 - std::floor(c.straight / unit) * unit / c.straight;
+    if (c.diagonal > 0) loss = std::max(loss, 1.0 - std::floor(c.diagonal / unit) * unit / c.diagonal);
+    if (loss < best_loss) {
+      best_loss = loss;
+      best_unit = unit;
+    }
+  }
+  return best_unit;
+}
 
 
 }  // namespace
@@ -74,6 +123,8 @@ struct landmark_builder::state {
   phase at = phase::probe;
   int placed = 0;  // landmarks whose search is over and whose table is filled
   std::vector<point> given;  // landmarks placed by the caller
+  bool units_chosen = true;  // false: a 16-bit set whose unit the probe decides
+  bool sweeping = false;     // the search under way is the 16-bit set's sweep
   std::uint64_t total_work = 0, work_done = 0;
 
   state(const rule& rr, const grid_map& m, int k, landmark_placement p, std::uint64_t seed)
@@ -99,7 +150,7 @@ struct landmark_builder::state {
     const bool over = landmark_dial::run(
         queues, budget, reached, [this](std::size_t i) -> std::uint32_t& { return dist[i]; },
         [this](std::size_t i) { return static_cast<unsigned>(legal[i]); },
-        offset.data(), set.unit_);
+        offset.data(), set.unit_, set.cap_);
     work_done += reached - before;
     return over;
   }
@@ -120,6 +171,8 @@ struct landmark_builder::state {
 
   // The next landmark: the reached point farthest from the probe or the landmarks so far
   // (least index on ties), or a random reached point.
+  // The points the first landmark reaches are the probe's, so past it `nearest` says which
+  // are reached (and the probe's table is freed).
   std::size_t choose() {
     if (!given.empty()) return index_of(given[static_cast<std::size_t>(placed)]);
     const std::vector<std::uint32_t>& d = placed == 0 ? best_probe : nearest;
@@ -127,25 +180,44 @@ struct landmark_builder::state {
       const std::size_t from = static_cast<std::size_t>(splitmix64(rng) % n);
       for (std::size_t j = 0; j < n; ++j) {
         const std::size_t i = (from + j) % n;
-        if (best_probe[i] != landmark_set::kUnreached && (placed == 0 || nearest[i] != 0)) return i;
+        if (d[i] != landmark_set::kUnreached && (placed == 0 || d[i] != 0)) return i;
       }
       return static_cast<std::size_t>(from);  // fewer points than landmarks: any reached one
     }
+    return farthest(d);
+  }
+  // The reached point of greatest distance in d (least index on ties).
+  std::size_t farthest(const std::vector<std::uint32_t>& d) const {
     std::size_t best = 0;
     std::uint32_t best_d = 0;
     bool any = false;
     for (std::size_t i = 0; i < n; ++i)
-      if (best_probe[i] != landmark_set::kUnreached && (!any || d[i] > best_d)) {
+      if (d[i] != landmark_set::kUnreached && (!any || d[i] > best_d)) {
         best = i;
         best_d = d[i];
         any = true;
       }
     return best;
   }
+
+  // A 16-bit set's unit, once the sweep is over: its longest distance fits.
+  void choose_narrow_units() {
+    std::uint32_t longest = 0;
+    for (const std::uint32_t d : best_probe)
+      if (d != landmark_set::kUnreached && d > longest) longest = d;
+    const double unit = narrow_unit(costs_of(r), static_cast<double>(longest) * static_cast<double>(set.unit_cost_));
+    use_narrow_unit(static_cast<cost_t>(unit));
+  }
+  void use_narrow_unit(cost_t unit) {
+    set.unit_cost_ = unit;
+    set_units(set.unit_, costs_of(r), static_cast<double>(unit));
+    set.cap_ = static_cast<std::uint32_t>(kNarrowCap);
+    units_chosen = true;
+  }
 };
 
 landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count, landmark_placement placement,
-                                   std::uint64_t seed) {
+                                   std::uint64_t seed, landmark_width width) {
   if (count < 1 || count > landmark_set::kMaxLandmarks)
     throw std::invalid_argument("landmark count must be 1.." + std::to_string(landmark_set::kMaxLandmarks) +
                                 ", not " + std::to_string(count));
@@ -156,6 +228,7 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   landmark_set& set = s.set;
   set.rule_ = r;
   set.count_ = count;
+  set.width_ = width;
   set.map_identity_ = map.identity();
   set.cells_freed_ = map.cells_freed();
   set.cells_blocked_ = map.cells_blocked();
@@ -177,7 +250,7 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
     const std::uint64_t diag =
         r.kind == rule_kind::octile ? (r.diagonal >> shift) : static_cast<std::uint64_t>(std::floor(scale * diagonal * per_unit));
     if (static_cast<double>(s.n + 1) * static_cast<double>(std::max(straight, diag)) < 4294967295.0) {
-      set.shift_ = shift;
+      set.unit_cost_ = cost_t{1} << shift;
       set.unit_[0] = static_cast<std::uint32_t>(straight);
       set.unit_[1] = static_cast<std::uint32_t>(diag);
       break;
@@ -200,13 +273,19 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   for (int y = 0; y < set.rows_; ++y)
     for (int x = 0; x < set.stride_; ++x)
       s.legal[s.index_of({x, y})] = static_cast<std::uint8_t>(landmark_dial::legal_moves(map, set.moves_.data(), s.vertices, {x, y}));
-  set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
+  // A 16-bit set probes at the 32-bit unit above, then takes its own (choose_narrow_units).
+  if (width == landmark_width::bits32)
+    set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
+  else
+    set.narrow_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached16);
+  s.units_chosen = width == landmark_width::bits32;
   s.start_search(s.random_start());
-  s.total_work = static_cast<std::uint64_t>(count + 1) * s.n;
+  s.total_work = static_cast<std::uint64_t>(count + (s.units_chosen ? 1 : 2)) * s.n;
 }
 
-landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points)
-    : landmark_builder(r, map, static_cast<int>(points.size())) {
+landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points,
+                                   landmark_width width, cost_t unit)
+    : landmark_builder(r, map, static_cast<int>(points.size()), landmark_placement::farthest, 1, width) {
   state& s = *s_;
   for (const point& p : points)
     if (!s.set.has_point(p))
@@ -214,6 +293,19 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std
                                   std::to_string(s.set.stride_) + "x" + std::to_string(s.set.rows_) +
                                   (s.vertices ? " vertices" : " cells") + " of the map");
   s.given = points;
+  if (width == landmark_width::bits16 && unit == 0) {  // probe from the first point and sweep for the unit
+    s.start_search(s.index_of(points.front()));
+    s.total_work = static_cast<std::uint64_t>(s.count + 2) * s.n;
+    return;
+  }
+  if (width == landmark_width::bits16) {
+    const double straight = costs_of(r).straight;
+    if (static_cast<double>(unit) > straight || static_cast<double>(unit) * kNarrowCap < straight)
+      throw std::invalid_argument("landmark unit " + std::to_string(unit) +
+                                  (static_cast<double>(unit) > straight ? " is coarser than a straight move"
+                                                                        : " is too fine for a 16-bit table to hold a move"));
+    s.use_narrow_unit(unit);
+  }
   s.nearest.assign(s.n, landmark_set::kUnreached);
   s.at = phase::place;
   s.total_work = static_cast<std::uint64_t>(s.count) * s.n;
@@ -248,10 +340,21 @@ bool landmark_builder::step(std::uint64_t work) {
         // times) until a probe reaches half the free points.
         const std::uint64_t free_cells = static_cast<std::uint64_t>(s.map.width()) * static_cast<std::uint64_t>(s.map.height()) -
                                          s.map.blocked_count();
-        if (s.probes < 8 && s.best_reached * 2 < free_cells) {
+        if (s.sweeping) {  // the sweep's distances, for the unit and the first landmark
+          s.best_probe.swap(s.dist);
+          s.sweeping = false;
+          s.choose_narrow_units();
+        }
+        if (s.given.empty() && s.probes < 8 && s.best_reached * 2 < free_cells) {
           s.start_search(s.random_start());
+        } else if (!s.units_chosen) {
+          // A 16-bit set searches once more from the point farthest from the probe, a point
+          // on the rim: its longest distance is close to the map's diameter, which sets
+          // the unit (a second sweep's estimate; twice the probe's would waste half the
+          // range and so coarsen the unit).
+          s.sweeping = true;
+          s.start_search(s.farthest(s.best_probe));
         } else {
-          s.nearest.assign(s.n, landmark_set::kUnreached);
           s.at = phase::place;
         }
         break;
@@ -266,13 +369,24 @@ bool landmark_builder::step(std::uint64_t work) {
       }
       case phase::search: {
         if (!s.run_search(work)) return false;
-        std::uint32_t* column = s.set.table_.data() + s.placed;
         const std::size_t k = static_cast<std::size_t>(s.count);
+        const bool wide = s.set.width_ == landmark_width::bits32;
+        std::uint32_t* column = wide ? s.set.table_.data() + s.placed : nullptr;
+        std::uint16_t* narrow = wide ? nullptr : s.set.narrow_.data() + s.placed;
+        if (s.placed == 0 && !s.best_probe.empty()) {  // the probe's array becomes `nearest`, overwritten below
+          s.nearest.swap(s.best_probe);
+          release(s.best_probe);
+        }
+        const bool first = s.placed == 0;
         for (int y = 0, i = 0; y < s.set.rows_; ++y)
           for (int x = 0; x < s.set.stride_; ++x, ++i) {
             const std::uint32_t d = s.dist[static_cast<std::size_t>(i)];
-            column[s.set.slot({x, y}) * k] = d;
-            s.nearest[static_cast<std::size_t>(i)] = std::min(s.nearest[static_cast<std::size_t>(i)], d);
+            if (wide)
+              column[s.set.slot({x, y}) * k] = d;
+            else  // reached points are at most cap_ (65,534)
+              narrow[s.set.slot({x, y}) * k] =
+                  d == landmark_set::kUnreached ? landmark_set::kUnreached16 : static_cast<std::uint16_t>(d);
+            s.nearest[static_cast<std::size_t>(i)] = first ? d : std::min(s.nearest[static_cast<std::size_t>(i)], d);
           }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
@@ -283,11 +397,18 @@ bool landmark_builder::step(std::uint64_t work) {
     }
   }
   if (s.at == phase::finished) {
-    s.dist = {};
-    s.legal = {};
-    s.best_probe = {};
-    s.nearest = {};
+    release(s.dist);
+    release(s.legal);
+    release(s.best_probe);
+    release(s.nearest);
     s.queues = {};
+#if defined(__GLIBC__)
+    // The work arrays (9 bytes a point and the queues, 36 MiB at 2048 x 2048) may sit in
+    // the heap rather than in blocks of their own (glibc raises its threshold for those
+    // as large blocks are freed), and a heap keeps what is freed: trim it, or they stay
+    // resident (tests/memory_test.cpp).
+    malloc_trim(0);
+#endif
   }
   return s.at == phase::finished;
 }
@@ -324,15 +445,16 @@ std::size_t landmark_builder::memory_bytes() const {
 }
 
 landmark_set landmark_set::build(const rule& r, const grid_map& map, int count, landmark_placement placement,
-                                 std::uint64_t seed) {
-  landmark_builder b(r, map, count, placement, seed);
+                                 std::uint64_t seed, landmark_width width) {
+  landmark_builder b(r, map, count, placement, seed, width);
   while (!b.step(std::uint64_t{1} << 40)) {
   }
   return b.take();
 }
 
-landmark_set landmark_set::build(const rule& r, const grid_map& map, const std::vector<point>& points) {
-  landmark_builder b(r, map, points);
+landmark_set landmark_set::build(const rule& r, const grid_map& map, const std::vector<point>& points,
+                                 landmark_width width, cost_t unit) {
+  landmark_builder b(r, map, points, width, unit);
   while (!b.step(std::uint64_t{1} << 40)) {
   }
   return b.take();

@@ -94,6 +94,7 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
   const std::uint64_t cells = static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height());
   const std::uint64_t free_cells = cells - map.blocked_count();
   plan.landmarks = free_cells >= kMinLandmarkCells ? 8 : 0;
+  size_landmarks(plan, r, map, true);
   plan.open_squares = r.on_vertices() || cells > std::uint64_t{1024} * 1024;
   char buf[200];
   std::snprintf(buf, sizeof buf, "%llu free cells of %llu", static_cast<unsigned long long>(free_cells),
@@ -105,7 +106,28 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
     std::snprintf(buf + n, sizeof buf - n, ", %.3f corners a free cell", corners);
   }
   plan.why = buf;
+  if (plan.narrow_landmarks && plan.landmarks > 0) {
+    std::snprintf(buf, sizeof buf, "; %d landmarks of 16 bits (the tables within %llu MiB)", plan.landmarks,
+                  static_cast<unsigned long long>(kLandmarkBytes >> 20));
+    plan.why += buf;
+  }
   return plan;
+}
+
+std::uint64_t landmark_table_bytes(const rule& r, const grid_map& map, int count, landmark_width width) {
+  const std::uint64_t v = r.on_vertices() ? 1 : 0;
+  const std::uint64_t w = (static_cast<std::uint64_t>(map.width()) + v + 3) / 4 * 4;
+  const std::uint64_t h = (static_cast<std::uint64_t>(map.height()) + v + 3) / 4 * 4;
+  return w * h * static_cast<std::uint64_t>(count) * (width == landmark_width::bits32 ? 4 : 2);
+}
+
+void size_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, bool fewer) {
+  const auto fits = [&](int count, landmark_width width) {
+    return landmark_table_bytes(r, map, count, width) <= kLandmarkBytes;
+  };
+  plan.narrow_landmarks = plan.landmarks > 0 && !fits(plan.landmarks, landmark_width::bits32);
+  if (fewer)
+    while (plan.narrow_landmarks && plan.landmarks > 1 && !fits(plan.landmarks, landmark_width::bits16)) plan.landmarks /= 2;
 }
 
 namespace {
@@ -125,7 +147,8 @@ detail::prepared_rule& entry_for(grid_map& map, const rule& r) {
 
 // A builder of the landmarks the preparation plans, on the map as it is now.
 std::unique_ptr<landmark_builder> new_builder(const detail::prepared_rule& p, const grid_map& map) {
-  return std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement);
+  return std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement, 1,
+                                            p.plan.narrow_landmarks ? landmark_width::bits16 : landmark_width::bits32);
 }
 
 void start_worker(detail::prepared_rule& p, const grid_map& map, bool assess) {
@@ -191,7 +214,10 @@ std::uint64_t changes_of(const grid_map& map) { return map.cells_freed() + map.c
 // instead.
 preparation_plan planned(const detail::prepared_rule& p, const grid_map& map) {
   preparation_plan plan = plan_preparation(p.movement, map);
-  if (p.options.landmarks) plan.landmarks = *p.options.landmarks;
+  if (p.options.landmarks) {
+    plan.landmarks = *p.options.landmarks;
+    size_landmarks(plan, p.movement, map, false);  // the count asked for, at the width that fits
+  }
   if (p.options.open_squares) plan.open_squares = *p.options.open_squares;
   if (p.options.jumps) plan.jumps = *p.options.jumps && jump_point_search_supports(p.movement);
   return plan;

@@ -23,11 +23,21 @@
 // lengthens a Block A* path: with a consistent lower bound Block A* still returns the least
 // cost over its own graph.
 //
-// Distances are stored as 32-bit counts of a unit of 2^shift cost units, with each move's
-// cost rounded down to that unit before the search, so the table is an exact least cost of
+// Distances are stored as counts of a unit (unit_cost() cost units), with each move's cost
+// rounded down to that unit before the search, so the table is an exact least cost of
 // moves that cost no more than the rule's: the bound stays admissible and consistent, and
-// no floating point touches a query. 4 bytes a cell (or vertex) a landmark, rounded up to
-// whole tiles of 4 x 4.
+// no floating point touches a query. Two widths (landmark_width):
+// - 32 bits: the unit is 2^k cost units, the finest at which the longest possible distance
+//   fits. 4 bytes a point a landmark.
+// - 16 bits, for large maps (lddb/prepare.hpp sizes the tables by a memory budget): the
+//   unit makes the longest distance from a point on the map's rim (found by a probe and a
+//   second sweep from the probe's farthest point, close to the diameter) fit 65,534, chosen
+//   among those within 2x of it so that a diagonal move loses least to the rounding (S
+//   units a straight move, floor(S sqrt 2) a diagonal: 1% short at S = 5 or 10, 0.17% at
+//   17). A distance past the largest count is stored as that count: min(d, cap) changes by
+//   no more than d does along a move, so the bound stays consistent, only looser between
+//   points that far. 2 bytes a point a landmark, and one more Dijkstra to build.
+// Either way the table runs by tiles of 4 x 4 points (rounded up to whole tiles).
 //
 // Changing maps (grid_map::set_blocked). Blocking cells only makes distances longer, so old
 // tables stay lower bounds; freeing cells can make them too long. A set remembers the map
@@ -77,6 +87,9 @@ namespace lddb {
 // random start; it spreads them to the map's extremities, where the bound is tightest.
 // random: seeded random points of the same component.
 enum class landmark_placement : std::uint8_t { farthest, random };
+
+// How wide a table entry is (see "Distances are stored" above).
+enum class landmark_width : std::uint8_t { bits32, bits16 };
 const char* landmark_placement_name(landmark_placement p);
 std::optional<landmark_placement> parse_landmark_placement(std::string_view text);
 
@@ -102,21 +115,26 @@ class landmark_set {
  public:
   static constexpr int kMaxLandmarks = 32;
   static constexpr std::uint32_t kUnreached = 0xFFFFFFFFu;  // a point no path joins to the landmark
+  static constexpr std::uint16_t kUnreached16 = 0xFFFFu;     // the same in a 16-bit table
 
   landmark_set() = default;  // no landmarks: lower_bound is 0
 
   // Builds `count` (1..kMaxLandmarks) landmarks for rule r on the map, all at once (see
   // landmark_builder for slices). Throws std::invalid_argument for a count out of range or
-  // a map with no free cell. The same map, rule, count, placement and seed give the same
-  // set on every platform.
+  // a map with no free cell. The same map, rule, count, placement, seed and width give the
+  // same set on every platform.
   static landmark_set build(const rule& r, const grid_map& map, int count,
-                            landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1);
+                            landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1,
+                            landmark_width width = landmark_width::bits32);
 
   // Tables for landmarks at the given points (cells, or vertices for any-angle; 1 to
   // kMaxLandmarks of them), in that order, instead of placing them: for hand-placed
   // landmarks, and for comparing a repaired set with a fresh one. Throws
-  // std::invalid_argument for a point off the map, besides build's cases.
-  static landmark_set build(const rule& r, const grid_map& map, const std::vector<point>& points);
+  // std::invalid_argument for a point off the map, besides build's cases. A 16-bit set
+  // takes `unit` (another set's unit_cost(), to compare tables entry by entry) or, given 0,
+  // chooses its own from a probe at the first point.
+  static landmark_set build(const rule& r, const grid_map& map, const std::vector<point>& points,
+                            landmark_width width = landmark_width::bits32, cost_t unit = 0);
 
   int size() const { return count_; }
   bool empty() const { return count_ == 0; }
@@ -127,7 +145,9 @@ class landmark_set {
   bool current_for(const grid_map& map) const {
     return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_;
   }
-  std::size_t memory_bytes() const { return table_.size() * sizeof(std::uint32_t); }
+  std::size_t memory_bytes() const {
+    return table_.size() * sizeof(std::uint32_t) + narrow_.size() * sizeof(std::uint16_t);
+  }
   // Cells the map has blocked since the set was built (for deciding when to rebuild; see
   // above). Meaningful for the map the set was built from.
   std::uint64_t cells_blocked_since(const grid_map& map) const { return map.cells_blocked() - cells_blocked_; }
@@ -148,26 +168,41 @@ class landmark_set {
   // map (the searches check that; this does not).
   cost_t lower_bound(point a, point b) const;
 
-  // For the searches: the landmarks' distances to point p (has_point), K values, and the unit.
-  // The table runs by tiles of 4 x 4 points, K values a point, so that the points a Block
-  // A* expansion reads (a block's boundary) share few cache lines.
-  const std::uint32_t* distances(point p) const { return table_.data() + slot(p) * static_cast<std::size_t>(count_); }
+  // Landmark l's distance to point p (has_point), in units of unit_cost(); kUnreached
+  // where no path joins them, whatever the width.
+  std::uint32_t distance(point p, int l) const {
+    const std::size_t i = slot(p) * static_cast<std::size_t>(count_) + static_cast<std::size_t>(l);
+    if (width_ == landmark_width::bits32) return table_[i];
+    return narrow_[i] == kUnreached16 ? kUnreached : narrow_[i];
+  }
+  landmark_width width() const { return width_; }
+  cost_t unit_cost() const { return unit_cost_; }  // cost units of a stored unit
+
+  // For the searches: the K distances of point p (has_point) in the table of the set's
+  // width (wide() for bits32, narrow() for bits16; kUnreached or kUnreached16 where no
+  // path joins). The table runs by tiles of 4 x 4 points, K values a point, so that the
+  // points a Block A* expansion reads (a block's boundary) share few cache lines.
+  const std::uint32_t* wide(point p) const { return table_.data() + slot(p) * static_cast<std::size_t>(count_); }
+  const std::uint16_t* narrow(point p) const { return narrow_.data() + slot(p) * static_cast<std::size_t>(count_); }
   std::size_t slot(point p) const {
     const std::size_t tile = static_cast<std::size_t>(p.y >> 2) * static_cast<std::size_t>(tiles_x_) + static_cast<std::size_t>(p.x >> 2);
     return tile << 4 | static_cast<std::size_t>((p.y & 3) << 2 | (p.x & 3));
   }
-  int shift() const { return shift_; }  // a stored unit is 2^shift cost units
   // Points a table has a column for: width x height cells, or (width+1) x (height+1) vertices.
   bool has_point(point p) const { return p.x >= 0 && p.y >= 0 && p.x < stride_ && p.y < rows_; }
 
  private:
   friend class landmark_builder;
   rule rule_{};
-  int count_ = 0, stride_ = 0, rows_ = 0, tiles_x_ = 0, shift_ = 0;
+  int count_ = 0, stride_ = 0, rows_ = 0, tiles_x_ = 0;
+  landmark_width width_ = landmark_width::bits32;
+  cost_t unit_cost_ = 0;
   std::uint64_t map_identity_ = 0, cells_freed_ = 0, cells_blocked_ = 0;
   std::vector<point> points_;
-  std::vector<std::uint32_t> table_;  // point-major: K distances per point
+  std::vector<std::uint32_t> table_;   // point-major: K distances per point (bits32)
+  std::vector<std::uint16_t> narrow_;  // the same at 16 bits (bits16)
   std::uint32_t unit_[2] = {0, 0};    // stored units of a straight and a diagonal move
+  std::uint32_t cap_ = kUnreached - 1;  // the largest distance stored (past it, stored as it)
   std::vector<std::uint8_t> moves_;   // legal moves by the cells around a point (landmark_dial.hpp)
   // A repair under way: the landmark it is at (-1: none), whether its seeds are queued, the
   // map's cells_freed() it catches up to, and its queues.
@@ -186,9 +221,11 @@ class landmark_set {
 class landmark_builder {
  public:
   landmark_builder(const rule& r, const grid_map& map, int count,
-                   landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1);
+                   landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1,
+                   landmark_width width = landmark_width::bits32);
   // Tables for the given points (landmark_set::build with points), a slice at a time.
-  landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points);
+  landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points,
+                   landmark_width width = landmark_width::bits32, cost_t unit = 0);
   ~landmark_builder();
   landmark_builder(landmark_builder&&) noexcept;
   landmark_builder& operator=(landmark_builder&&) noexcept;

@@ -66,6 +66,7 @@ class database;
 // What pays on a map under a rule, by measured rules (see plan_preparation).
 struct preparation_plan {
   int landmarks = 0;          // landmarks to build (0: none)
+  bool narrow_landmarks = false;  // their tables in 16 bits (landmark_width::bits16): a large map
   bool open_squares = false;  // Block A* with open squares (the search_options::open_squares default)
   bool jumps = false;         // Block A* answers by jump point search (the search_options::jumps default)
   std::string why;            // the map's figures the choice read, for reports
@@ -94,6 +95,17 @@ struct preparation_plan {
 // 2-10x faster than Block A* on those maps, docs/benchmarks.md, "Any-angle by jumps").
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
 inline constexpr std::uint64_t kMinLandmarkCells = 2048;
+
+// Memory. The landmark tables of a map take at most kLandmarkBytes: 32-bit entries where
+// they fit (up to 1024 x 1024 with 8 landmarks), else 16-bit (landmark_width::bits16, a
+// unit the map's distances fit), and fewer landmarks, halving from 8, where those still do
+// not: 4 at 2048 x 2048 (32 MiB, where 8 at 32 bits took 128 MiB; the queries there expand
+// 5-20% more nodes, docs/benchmarks.md, "Memory at 2048 x 2048"). size_landmarks applies
+// it to a plan; a count given by prepare_options::landmarks keeps its count and takes the
+// width that fits, 16 bits if none does.
+inline constexpr std::uint64_t kLandmarkBytes = std::uint64_t{32} << 20;
+std::uint64_t landmark_table_bytes(const rule& r, const grid_map& map, int count, landmark_width width);
+void size_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, bool fewer);
 inline constexpr double kMaxJumpCorners = 0.2;
 
 // Corners per free cell: the pairs of a free cell and a blocked diagonal neighbour whose two

@@ -1,0 +1,193 @@
+// landmark_width_test: landmark tables of 16 bits (landmark_width::bits16,
+// lddb/landmarks.hpp) and the preparation that sizes the tables by memory
+// (lddb/prepare.hpp, kLandmarkBytes). Consistency along moves, slices and repair are checked
+// for both widths in landmarks_test and landmark_repair_test.
+//
+//   Narrow.BoundAgainstOracle       every rule, generated maps, 16-bit sets with their own
+//                                   unit and at a unit so fine that distances past a few
+//                                   moves saturate: no bound exceeds the oracle's least cost
+//   Narrow.SearchesStayOptimal      A* and Block A* given a 16-bit set (saturated too): the
+//                                   oracle's optimum, a path the checker accepts
+//   Narrow.CloseToTheWideBound      on rooms and random maps, a 16-bit set's bound is within 1.5%
+//                                   of a 32-bit set's from the same points, in half the memory
+//   Narrow.BadUnit                  a unit coarser than a straight move, or too fine for 16
+//                                   bits to hold one, is refused
+//   Plan.LandmarksSizedByMemory     8 landmarks of 32 bits up to 1024 x 1024, then 16 bits
+//                                   and fewer: the tables within kLandmarkBytes; prepare
+//                                   builds what the plan says
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lddb/checker.hpp"
+#include "lddb/grid.hpp"
+#include "lddb/landmarks.hpp"
+#include "lddb/mapgen.hpp"
+#include "lddb/moves.hpp"
+#include "lddb/prepare.hpp"
+#include "lddb/search.hpp"
+#include "oracle.hpp"
+#include "test_db.hpp"
+#include "test_landmarks.hpp"
+#include "test_map.hpp"
+#include "test_rng.hpp"
+
+namespace {
+
+using lddb::cost_t;
+using lddb::grid_map;
+using lddb::landmark_set;
+using lddb::landmark_width;
+using lddb::point;
+using lddb::rule;
+
+constexpr double kEps = 1e-6;
+
+grid_map generated_map(int i, int w, int h) {
+  const std::uint64_t seed = static_cast<std::uint64_t>(i) * 6151 + 17;
+  switch (i % 3) {
+    case 0: return lddb::make_random_map(w, h, 10 + (i * 7) % 30, seed);
+    case 1: return lddb::make_rooms_map(w, h, 3 + i % 6, seed);
+    default: return lddb::make_maze_map(w, h, 1 + i % 2, seed);
+  }
+}
+
+bool has_free(const grid_map& m, std::uint64_t n) {
+  return m.blocked_count() + n <= static_cast<std::uint64_t>(m.width()) * static_cast<std::uint64_t>(m.height());
+}
+
+TEST(Narrow, BoundAgainstOracle) {
+  int checked = 0, saturated_pairs = 0;
+  for (int i = 0; i < 30; ++i) {
+    for (const rule& r : lddb_test::search_rules()) {
+      const bool small = r.on_vertices();  // the any-angle oracle is O(V^2) segment checks
+      const grid_map map = generated_map(i, small ? 9 + i % 4 : 17 + i % 5, small ? 8 + i % 3 : 13 + i % 7);
+      if (!has_free(map, 2)) continue;
+      const oracle::grid og = lddb_test::to_oracle(map);
+      lddb_test::rng g{static_cast<std::uint64_t>(i) * 13 + 1};
+      for (const landmark_set& set : lddb_test::narrow_sets(r, map, 1 + i % 4, 5 + static_cast<std::uint64_t>(i))) {
+        ASSERT_EQ(set.width(), landmark_width::bits16);
+        ASSERT_TRUE(set.current_for(map));
+        for (int q = 0; q < 8; ++q) {
+          const point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
+          const double exact = oracle::least_cost(r, og, a, b);
+          if (!std::isfinite(exact)) continue;
+          EXPECT_LE(lddb::cost_to_double(set.lower_bound(a, b)), exact + kEps) << r.name() << " map " << i;
+          ++checked;
+        }
+        for (int l = 0; l < set.size(); ++l)
+          for (int y = 0; y < map.height(); ++y)
+            for (int x = 0; x < map.width(); ++x) saturated_pairs += set.distance({x, y}, l) == 65534;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1500);
+  EXPECT_GT(saturated_pairs, 1000) << "the fine unit should saturate far points";
+}
+
+TEST(Narrow, SearchesStayOptimal) {
+  int searched = 0;
+  for (int i = 0; i < 12; ++i) {
+    for (const rule& r : lddb_test::search_rules()) {
+      const bool small = r.on_vertices();
+      grid_map map = generated_map(i, small ? 12 + i % 4 : 48 + i, small ? 10 + i % 3 : 40 + i % 5);
+      if (!has_free(map, 2)) continue;
+      const lddb::database& db = lddb_test::db_for(r);
+      map.set_block_size(db.info().block);
+      const oracle::grid og = lddb_test::to_oracle(map);
+      lddb_test::rng g{static_cast<std::uint64_t>(i) * 17 + 5};
+      lddb::search_context ctx;
+      lddb::search_options plain(lddb::default_heuristic(r));
+      for (const landmark_set& set : lddb_test::narrow_sets(r, map, 4, 3)) {
+        lddb::search_options with = plain;
+        with.landmarks = &set;
+        for (int q = 0; q < 4; ++q) {
+          const point s = lddb_test::random_free_cell(g, map), t = lddb_test::random_free_cell(g, map);
+          const std::string where = r.name() + " map " + std::to_string(i);
+          const lddb::search_result base = lddb::block_astar(db, map, s, t, plain, ctx);
+          const lddb::search_result got = lddb::block_astar(db, map, s, t, with, ctx);
+          ASSERT_EQ(got.status, base.status) << where << ": " << got.message;
+          if (!got.found()) continue;
+          const lddb::check_result rep = lddb::check_path(r, map, s, t, got.path);
+          EXPECT_TRUE(rep.valid) << where << ": " << rep.error;
+          if (r.on_vertices()) {
+            EXPECT_EQ(got.cost, base.cost) << where;  // Block A*'s own least cost
+            continue;
+          }
+          const double optimum = oracle::least_cost(r, og, s, t);
+          EXPECT_NEAR(lddb::cost_to_double(got.cost), optimum, 1e-6) << where << " block-astar";
+          const lddb::search_result a = lddb::astar(r, map, s, t, with, ctx);
+          EXPECT_NEAR(lddb::cost_to_double(a.cost), optimum, 1e-6) << where << " astar";
+          ++searched;
+        }
+      }
+    }
+  }
+  EXPECT_GT(searched, 300);
+}
+
+TEST(Narrow, CloseToTheWideBound) {
+  for (int i = 0; i < 4; ++i) {
+    const grid_map map = i % 2 ? lddb::make_rooms_map(300, 260, 12, 40 + static_cast<std::uint64_t>(i))
+                               : lddb::make_random_map(300, 260, 20, 40 + static_cast<std::uint64_t>(i));
+    for (const rule& r : {rule::tile(), rule::octile(), rule::any_angle()}) {
+      const landmark_set wide = landmark_set::build(r, map, 4);
+      const landmark_set narrow = landmark_set::build(r, map, wide.points(), landmark_width::bits16);
+      EXPECT_EQ(narrow.memory_bytes() * 2, wide.memory_bytes());
+      lddb_test::rng g{static_cast<std::uint64_t>(i) + 3};
+      for (int q = 0; q < 300; ++q) {
+        const point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
+        const cost_t w = wide.lower_bound(a, b), n = narrow.lower_bound(a, b);
+        // A 16-bit entry rounds each move down to a coarser unit: at most 1% a diagonal,
+        // plus a unit or two either end.
+        EXPECT_GE(lddb::cost_to_double(n), 0.985 * lddb::cost_to_double(w) - 2.0 * lddb::cost_to_double(narrow.unit_cost()))
+            << r.name() << " map " << i;
+        EXPECT_LE(lddb::cost_to_double(n), lddb::cost_to_double(w) * 1.015 + 2.0 * lddb::cost_to_double(narrow.unit_cost()))
+            << r.name() << " map " << i;
+      }
+    }
+  }
+}
+
+TEST(Narrow, BadUnit) {
+  const grid_map map(20, 20, 4);
+  const std::vector<point> points{{3, 3}};
+  EXPECT_THROW(landmark_set::build(rule::octile(), map, points, landmark_width::bits16, lddb::kCostOne + 1),
+               std::invalid_argument);
+  EXPECT_THROW(landmark_set::build(rule::octile(), map, points, landmark_width::bits16, lddb::kCostOne / 70000),
+               std::invalid_argument);
+  EXPECT_NO_THROW(landmark_set::build(rule::octile(), map, points, landmark_width::bits16, lddb::kCostOne / 60000));
+}
+
+TEST(Plan, LandmarksSizedByMemory) {
+  struct expect {
+    int side, landmarks;
+    bool narrow;
+  };
+  for (const expect e : {expect{512, 8, false}, expect{1024, 8, false}, expect{1400, 8, true}, expect{2048, 4, true},
+                         expect{4096, 1, true}}) {
+    const grid_map map = lddb::make_rooms_map(e.side, e.side, 32, 7);
+    for (const rule& r : {rule::tile(), rule::octile()}) {
+      const lddb::preparation_plan plan = lddb::plan_preparation(r, map);
+      EXPECT_EQ(plan.landmarks, e.landmarks) << e.side << " " << r.name();
+      EXPECT_EQ(plan.narrow_landmarks, e.narrow) << e.side << " " << r.name();
+      const landmark_width w = plan.narrow_landmarks ? landmark_width::bits16 : landmark_width::bits32;
+      EXPECT_LE(lddb::landmark_table_bytes(r, map, plan.landmarks, w), lddb::kLandmarkBytes) << e.side;
+    }
+  }
+  // prepare builds what it planned: 16-bit tables on a 2048 x 2048 map, within the budget.
+  const rule r = rule::octile();
+  grid_map map = lddb::make_maze_map(2048, 2048, 16, 11);  // landmarks pay in mazes
+  map.set_block_size(lddb_test::db_for(r).info().block);
+  lddb::prepare_options po;
+  po.mode = lddb::prepare_mode::complete;
+  const lddb::preparation_report report = lddb::prepare(lddb_test::db_for(r), map, po);
+  EXPECT_EQ(report.plan.landmarks, 4) << report.plan.why;
+  EXPECT_TRUE(report.plan.narrow_landmarks);
+  EXPECT_EQ(report.landmarks_built, 4);
+  EXPECT_LE(report.bytes, lddb::kLandmarkBytes);
+}
+
+}  // namespace
