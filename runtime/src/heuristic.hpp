@@ -91,15 +91,23 @@ class landmark_bound {
     }
     if (count_ == 0 || static_cast<cost_t>(rank_[0]) * set->unit_cost() < open_space) return;
     for (int j = 0; j < count_; ++j) goal_[j] = set->distance(goal, index_[j]);
-    set_ = set;
+    // What every call reads, copied here: one pointer fewer to follow at each point.
     unit_ = set->unit_cost();
     narrow_ = set->width() == landmark_width::bits16;
+    wide_table_ = narrow_ ? nullptr : set->wide({0, 0});
+    narrow_table_ = narrow_ ? set->narrow({0, 0}) : nullptr;
+    k_ = static_cast<std::size_t>(set->size());
+    tiles_x_ = set->tiles_x();
+    columns_ = static_cast<unsigned>(set->point_columns());
+    rows_ = static_cast<unsigned>(set->point_rows());
   }
-  bool active() const { return set_ != nullptr; }
+  bool active() const { return columns_ != 0; }
   cost_t operator()(point p) const {
-    if (set_ == nullptr || !set_->has_point(p)) return 0;
-    const std::uint32_t best = narrow_ ? best_of(set_->narrow(p), landmark_set::kUnreached16)
-                                       : best_of(set_->wide(p), landmark_set::kUnreached);
+    // Inactive first, on its own: a search whose bound is a local can hoist that test.
+    if (columns_ == 0 || static_cast<unsigned>(p.x) >= columns_ || static_cast<unsigned>(p.y) >= rows_) return 0;
+    const std::size_t at = landmark_set::slot_in(p, tiles_x_) * k_;
+    const std::uint32_t best = narrow_ ? best_of(narrow_table_ + at, landmark_set::kUnreached16)
+                                       : best_of(wide_table_ + at, landmark_set::kUnreached);
     return static_cast<cost_t>(best) * unit_;
   }
 
@@ -108,18 +116,23 @@ class landmark_bound {
   std::uint32_t best_of(const T* d, T unreached) const {
     std::uint32_t best = 0;
     for (int j = 0; j < count_; ++j) {
-      const std::uint32_t a = goal_[j], b = d[index_[j]];
-      if (d[index_[j]] == unreached) continue;  // not joined to the goal: any bound is safe, 0 is
+      const T raw = d[index_[j]];
+      if (raw == unreached) continue;  // not joined to the goal: any bound is safe, 0 is
+      const std::uint32_t a = goal_[j], b = raw;
       const std::uint32_t diff = a > b ? a - b : b - a;
       best = diff > best ? diff : best;
     }
     return best;
   }
 
-  const landmark_set* set_ = nullptr;
   int count_ = 0;
   bool narrow_ = false;
   cost_t unit_ = 0;
+  const std::uint32_t* wide_table_ = nullptr;
+  const std::uint16_t* narrow_table_ = nullptr;
+  std::size_t k_ = 0;
+  int tiles_x_ = 0;
+  unsigned columns_ = 0, rows_ = 0;
   std::array<std::uint32_t, kActive> goal_{}, rank_{};
   std::array<std::uint8_t, kActive> index_{};
 };
