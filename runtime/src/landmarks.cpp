@@ -116,8 +116,9 @@ struct landmark_builder::state {
   // The legal moves of every point (landmark_dial::legal_moves), read once for the map
   // instead of once a point for every Dijkstra: 1 byte a point, while building.
   std::vector<std::uint8_t> legal;
-  // Placement: the best probe so far and the distance from each point to its nearest landmark.
-  std::vector<std::uint32_t> best_probe, nearest;
+  // Placement: the best probe so far (the distance from each point to its nearest landmark
+  // is read from the tables built, without an array of its own).
+  std::vector<std::uint32_t> best_probe;
   std::size_t best_reached = 0, reached = 0;
   int probes = 0;
   phase at = phase::probe;
@@ -169,22 +170,51 @@ struct landmark_builder::state {
     throw std::logic_error("no free cell");  // the constructor checked
   }
 
+  // The distance from point p to its nearest landmark so far (kUnreached: not reached),
+  // from the tables of the `placed` landmarks built.
+  std::uint32_t nearest(point p) const {
+    std::uint32_t m = landmark_set::kUnreached;
+    for (int l = 0; l < placed; ++l) m = std::min(m, set.distance(p, l));
+    return m;
+  }
   // The next landmark: the reached point farthest from the probe or the landmarks so far
-  // (least index on ties), or a random reached point.
-  // The points the first landmark reaches are the probe's, so past it `nearest` says which
-  // are reached (and the probe's table is freed).
+  // (least index on ties), or a random reached point. The points the first landmark
+  // reaches are the probe's, so past it the tables say which are reached.
   std::size_t choose() {
     if (!given.empty()) return index_of(given[static_cast<std::size_t>(placed)]);
-    const std::vector<std::uint32_t>& d = placed == 0 ? best_probe : nearest;
     if (placement == landmark_placement::random) {
       const std::size_t from = static_cast<std::size_t>(splitmix64(rng) % n);
       for (std::size_t j = 0; j < n; ++j) {
         const std::size_t i = (from + j) % n;
-        if (d[i] != landmark_set::kUnreached && (placed == 0 || d[i] != 0)) return i;
+        const std::uint32_t d = placed == 0 ? best_probe[i] : nearest(at_index(i));
+        if (d != landmark_set::kUnreached && (placed == 0 || d != 0)) return i;
       }
       return static_cast<std::size_t>(from);  // fewer points than landmarks: any reached one
     }
-    return farthest(d);
+    return placed == 0 ? farthest(best_probe) : farthest_from_landmarks();
+  }
+  // farthest() over nearest(p), walking the table in its own order, tile by tile.
+  std::size_t farthest_from_landmarks() const {
+    std::size_t best = 0;
+    std::uint32_t best_d = 0;
+    bool any = false;
+    const std::size_t slots = (set.width_ == landmark_width::bits32 ? set.table_.size() : set.narrow_.size()) /
+                              static_cast<std::size_t>(count);
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+      const std::size_t tile = slot >> 4;
+      const point p{static_cast<int>(tile % static_cast<std::size_t>(set.tiles_x_)) * 4 + static_cast<int>(slot & 3),
+                    static_cast<int>(tile / static_cast<std::size_t>(set.tiles_x_)) * 4 + static_cast<int>((slot >> 2) & 3)};
+      if (!set.has_point(p)) continue;  // the tiles' padding
+      const std::uint32_t d = nearest(p);
+      if (d == landmark_set::kUnreached || (any && d < best_d)) continue;
+      const std::size_t i = index_of(p);
+      if (!any || d > best_d || i < best) {
+        best = i;
+        best_d = d;
+        any = true;
+      }
+    }
+    return best;
   }
   // The reached point of greatest distance in d (least index on ties).
   std::size_t farthest(const std::vector<std::uint32_t>& d) const {
@@ -306,7 +336,6 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std
                                                                         : " is too fine for a 16-bit table to hold a move"));
     s.use_narrow_unit(unit);
   }
-  s.nearest.assign(s.n, landmark_set::kUnreached);
   s.at = phase::place;
   s.total_work = static_cast<std::uint64_t>(s.count) * s.n;
 }
@@ -353,7 +382,9 @@ bool landmark_builder::step(std::uint64_t work) {
           // the unit (a second sweep's estimate; twice the probe's would waste half the
           // range and so coarsen the unit).
           s.sweeping = true;
-          s.start_search(s.farthest(s.best_probe));
+          const std::size_t from = s.farthest(s.best_probe);
+          release(s.best_probe);  // the sweep's distances take its place
+          s.start_search(from);
         } else {
           s.at = phase::place;
         }
@@ -361,6 +392,7 @@ bool landmark_builder::step(std::uint64_t work) {
       }
       case phase::place: {
         const std::size_t l = s.choose();
+        if (s.placed == 0) release(s.best_probe);  // the tables say which points are reached from now on
         s.set.points_.push_back(s.at_index(l));
         s.start_search(l);
         s.at = phase::search;
@@ -373,11 +405,6 @@ bool landmark_builder::step(std::uint64_t work) {
         const bool wide = s.set.width_ == landmark_width::bits32;
         std::uint32_t* column = wide ? s.set.table_.data() + s.placed : nullptr;
         std::uint16_t* narrow = wide ? nullptr : s.set.narrow_.data() + s.placed;
-        if (s.placed == 0 && !s.best_probe.empty()) {  // the probe's array becomes `nearest`, overwritten below
-          s.nearest.swap(s.best_probe);
-          release(s.best_probe);
-        }
-        const bool first = s.placed == 0;
         for (int y = 0, i = 0; y < s.set.rows_; ++y)
           for (int x = 0; x < s.set.stride_; ++x, ++i) {
             const std::uint32_t d = s.dist[static_cast<std::size_t>(i)];
@@ -386,7 +413,6 @@ bool landmark_builder::step(std::uint64_t work) {
             else  // reached points are at most cap_ (65,534)
               narrow[s.set.slot({x, y}) * k] =
                   d == landmark_set::kUnreached ? landmark_set::kUnreached16 : static_cast<std::uint16_t>(d);
-            s.nearest[static_cast<std::size_t>(i)] = first ? d : std::min(s.nearest[static_cast<std::size_t>(i)], d);
           }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
@@ -400,10 +426,9 @@ bool landmark_builder::step(std::uint64_t work) {
     release(s.dist);
     release(s.legal);
     release(s.best_probe);
-    release(s.nearest);
     s.queues = {};
 #if defined(__GLIBC__)
-    // The work arrays (9 bytes a point and the queues, 36 MiB at 2048 x 2048) may sit in
+    // The work arrays (5 bytes a point and the queues, 21 MiB at 2048 x 2048) may sit in
     // the heap rather than in blocks of their own (glibc raises its threshold for those
     // as large blocks are freed), and a heap keeps what is freed: trim it, or they stay
     // resident (tests/memory_test.cpp).
@@ -439,7 +464,7 @@ std::size_t landmark_builder::memory_bytes() const {
   if (!s_) return 0;
   const state& s = *s_;
   std::size_t n = s.set.memory_bytes() + s.legal.capacity() +
-                  (s.dist.capacity() + s.best_probe.capacity() + s.nearest.capacity()) * sizeof(std::uint32_t);
+                  (s.dist.capacity() + s.best_probe.capacity()) * sizeof(std::uint32_t);
   for (const auto& q : s.queues.queue) n += q.capacity() * sizeof(std::uint64_t);
   return n;
 }
