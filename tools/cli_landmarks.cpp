@@ -14,7 +14,8 @@ void add_prepare_options(CLI::App* cmd, bool& no_prepare, bool& no_jumps, std::o
                 "chooses it, maps without scattered obstacles)");
   cmd->add_option("--landmarks", count,
                   "Landmarks for each map (0 to " + std::to_string(landmark_set::kMaxLandmarks) +
-                      "; default: what lddb::prepare chooses for the map, 8 or none)")
+                      "; default: what lddb::prepare chooses for the map: 8 or none, fewer and of 16 bits past "
+                      "1024 x 1024)")
       ->check(whole_number(0, landmark_set::kMaxLandmarks));
   cmd->add_option("--landmark-placement", placement, "Where landmarks go: farthest (default) or random");
 }
