@@ -1,7 +1,7 @@
 // The component labels kept exact through changes without a rebuild (component_labels.hpp):
 // ids joined when cells are freed, and searches round blocked cells that give a part that
 // split off a new id, cell by cell (set_blocked) and a rectangle at a time
-// (set_blocked_rect, fill_blocked_rect).
+// (set_blocked_rect, fill_blocked_rect), checked after each change and after rounds of them.
 //
 // The oracle is a flood fill written here over the cells under each connectivity. After
 // every change the labels' partition of the free cells must equal the oracle's: every cell
@@ -104,6 +104,27 @@ grid_map rooms_map(rng& g, int w, int h, int room, int scatter_percent) {
   return m;
 }
 
+// One random change: a door shut or opened, a cell blocked beside others, or a rectangle
+// written or filled. Returns what it did.
+std::string random_change(rng& g, grid_map& m) {
+  const int w = m.width(), h = m.height(), kind = g.below(6);
+  if (kind < 3) {
+    const int x = g.below(w), y = g.below(h);
+    m.set_blocked(x, y, kind == 2 ? false : !m.blocked(x, y));
+    return "cell (" + std::to_string(x) + "," + std::to_string(y) + ")";
+  }
+  const int rw = 1 + g.below(std::min(w, 12)), rh = 1 + g.below(std::min(h, 12));
+  const int x = g.below(w - rw + 1), y = g.below(h - rh + 1);
+  if (kind == 5) {
+    m.fill_blocked_rect(x, y, rw, rh, g.below(3) != 0);
+  } else {
+    std::vector<std::uint8_t> bits((static_cast<std::size_t>(rw) * static_cast<std::size_t>(rh) + 7) / 8);
+    for (auto& b : bits) b = static_cast<std::uint8_t>(g.next() & g.next());  // a quarter blocked
+    m.set_blocked_rect(x, y, rw, rh, bits);
+  }
+  return std::to_string(rw) + "x" + std::to_string(rh) + " at (" + std::to_string(x) + "," + std::to_string(y) + ")";
+}
+
 TEST(ComponentSplit, LabelsStayExactThroughCellsAndRectangles) {
   rng g{20261128};
   int changes = 0, kept = 0, splits_found = 0;
@@ -113,24 +134,7 @@ TEST(ComponentSplit, LabelsStayExactThroughCellsAndRectangles) {
     for (const connectivity c : kBoth) (void)m.same_component(c, 0, 0, 0, 0);  // built: kept from here on
     for (int step = 0; step < 40; ++step, ++changes) {
       std::size_t before[2] = {components_of(m, connectivity::four), components_of(m, connectivity::eight)};
-      const int kind = g.below(6);
-      std::string what = "trial " + std::to_string(trial) + " step " + std::to_string(step) + ": ";
-      if (kind < 3) {  // a door shut or opened, a cell blocked beside others
-        const int x = g.below(w), y = g.below(h);
-        what += "cell (" + std::to_string(x) + "," + std::to_string(y) + ")";
-        m.set_blocked(x, y, kind == 2 ? false : !m.blocked(x, y));
-      } else {
-        const int rw = 1 + g.below(std::min(w, 12)), rh = 1 + g.below(std::min(h, 12));
-        const int x = g.below(w - rw + 1), y = g.below(h - rh + 1);
-        what += std::to_string(rw) + "x" + std::to_string(rh) + " at (" + std::to_string(x) + "," + std::to_string(y) + ")";
-        if (kind == 5) {
-          m.fill_blocked_rect(x, y, rw, rh, g.below(3) != 0);
-        } else {
-          std::vector<std::uint8_t> bits((static_cast<std::size_t>(rw) * static_cast<std::size_t>(rh) + 7) / 8);
-          for (auto& b : bits) b = static_cast<std::uint8_t>(g.next() & g.next());  // a quarter blocked
-          m.set_blocked_rect(x, y, rw, rh, bits);
-        }
-      }
+      const std::string what = "trial " + std::to_string(trial) + " step " + std::to_string(step) + ": " + random_change(g, m);
       bool current = true;
       for (const connectivity c : kBoth) current = current && m.components_current(c);
       kept += current ? 1 : 0;
@@ -144,6 +148,31 @@ TEST(ComponentSplit, LabelsStayExactThroughCellsAndRectangles) {
   EXPECT_GE(changes, 2400);
   EXPECT_GT(kept, changes * 9 / 10) << "labels rebuilt after too many changes: the local path is not what was tested";
   EXPECT_GT(splits_found, 200) << "too few splits found without a rebuild";
+}
+
+// Rounds of changes between queries, as a game's frame or the dynamic track's rounds bring
+// them: every part split off by any change of the round is found, whatever was freed or
+// blocked after it, among passages one cell wide too.
+TEST(ComponentSplit, LabelsStayExactThroughRoundsOfChanges) {
+  rng g{20261129};
+  int rounds = 0, kept = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    // Rooms, and scattered cells dense enough for passages one cell wide, where one change
+    // can take away what joined the part another change of the round split off.
+    const int w = 8 + g.below(40), h = 8 + g.below(40);
+    grid_map m = trial % 2 ? rooms_map(g, w, h, 5 + g.below(8), 5 + g.below(30)) : rooms_map(g, w, h, 1000, 30 + g.below(15));
+    for (const connectivity c : kBoth) (void)m.same_component(c, 0, 0, 0, 0);
+    for (int round = 0; round < 12; ++round, ++rounds) {
+      std::string what = "trial " + std::to_string(trial) + " round " + std::to_string(round) + ":";
+      for (int k = 1 + g.below(12); k > 0; --k) what += " " + random_change(g, m);
+      bool current = true;
+      for (const connectivity c : kBoth) current = current && m.components_current(c);
+      kept += current ? 1 : 0;
+      for (int k = 0; k < 2; ++k) ASSERT_EQ(partition_difference(m, kBoth[k], g), "") << what << (k == 0 ? ", four" : ", eight");
+    }
+  }
+  EXPECT_GE(rounds, 1440);
+  EXPECT_GT(kept, rounds * 3 / 4) << "labels rebuilt after too many rounds: the searches are not what was tested";
 }
 
 // A split whose smaller side is larger than the searches' budget leaves the labels to a
