@@ -12,6 +12,7 @@
 //                                   of a 32-bit set's from the same points, in half the memory
 //   Narrow.BadUnit                  a unit coarser than a straight move, or too fine for 16
 //                                   bits to hold one, is refused
+//   Narrow.TinyMaps                 one free cell, a single row: a unit that holds a move
 //   Plan.LandmarksSizedByMemory     8 landmarks of 32 bits up to 1024 x 1024, then 16 bits
 //                                   and fewer: the tables within kLandmarkBytes; prepare
 //                                   builds what the plan says
@@ -159,6 +160,23 @@ TEST(Narrow, BadUnit) {
   EXPECT_THROW(landmark_set::build(rule::octile(), map, points, landmark_width::bits16, lddb::kCostOne / 70000),
                std::invalid_argument);
   EXPECT_NO_THROW(landmark_set::build(rule::octile(), map, points, landmark_width::bits16, lddb::kCostOne / 60000));
+}
+
+// Maps with no distance to speak of: one free cell, two, a single row. The unit still
+// holds a move, and the bound is exact between the two ends of a row.
+TEST(Narrow, TinyMaps) {
+  for (const rule& r : lddb_test::search_rules()) {
+    grid_map one(3, 3, 4);
+    for (int y = 0; y < 3; ++y)
+      for (int x = 0; x < 3; ++x) one.set_blocked(x, y, !(x == 1 && y == 1));
+    const landmark_set a = landmark_set::build(r, one, 2, lddb::landmark_placement::farthest, 1, landmark_width::bits16);
+    EXPECT_EQ(a.size(), 2);
+    EXPECT_EQ(a.lower_bound({1, 1}, {1, 1}), 0u) << r.name();
+    const grid_map row(40, 1, 4);
+    const landmark_set b = landmark_set::build(r, row, 1, lddb::landmark_placement::farthest, 1, landmark_width::bits16);
+    if (r.on_vertices()) continue;  // vertices: the scaled bound of lddb/landmarks.hpp
+    EXPECT_NEAR(lddb::cost_to_double(b.lower_bound({0, 0}, {39, 0})), 39.0, 0.01) << r.name();
+  }
 }
 
 TEST(Plan, LandmarksSizedByMemory) {

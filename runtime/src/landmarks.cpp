@@ -2,6 +2,7 @@
 // See lddb/landmarks.hpp.
 #include "lddb/landmarks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #if defined(__GLIBC__)
@@ -80,7 +81,9 @@ void set_units(std::uint32_t* u, const move_costs& c, double unit) {
 // 17 a diagonal is 24 units, 0.17% short of 17 sqrt 2).
 double narrow_unit(const move_costs& c, double longest) {
   const double least = std::max(1.0, std::ceil(longest / kNarrowCap));
-  const double most_units = std::max(1.0, std::floor(c.straight / least));
+  // At most the cap a straight move (a map whose free cells are one point has no distance
+  // to fit at all).
+  const double most_units = std::clamp(std::floor(c.straight / least), 1.0, kNarrowCap);
   double best_unit = std::floor(c.straight / most_units), best_loss = 2.0;
   for (double units = most_units; units >= std::max(1.0, std::floor(most_units / 2)); units -= 1) {
     const double unit = std::floor(c.straight / units);
