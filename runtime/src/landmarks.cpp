@@ -119,9 +119,10 @@ struct landmark_builder::state {
   // The legal moves of every point (landmark_dial::legal_moves), read once for the map
   // instead of once a point for every Dijkstra: 1 byte a point, while building.
   std::vector<std::uint8_t> legal;
-  // Placement: the best probe so far (the distance from each point to its nearest landmark
-  // is read from the tables built, without an array of its own).
-  std::vector<std::uint32_t> best_probe;
+  // Placement: the best probe so far, and for a 32-bit set the distance from each point to
+  // its nearest landmark (a 16-bit set, on a large map, reads it from its tables instead:
+  // slower to place, 4 bytes a point less while building).
+  std::vector<std::uint32_t> best_probe, nearest_array;
   std::size_t best_reached = 0, reached = 0;
   int probes = 0;
   phase at = phase::probe;
@@ -173,11 +174,12 @@ struct landmark_builder::state {
     throw std::logic_error("no free cell");  // the constructor checked
   }
 
-  // The distance from point p to its nearest landmark so far (kUnreached: not reached),
-  // from the tables of the `placed` landmarks built.
-  std::uint32_t nearest(point p) const {
+  // The distance from point p (row-major index i) to its nearest landmark so far
+  // (kUnreached: not reached).
+  std::uint32_t nearest(std::size_t i) const {
+    if (!nearest_array.empty()) return nearest_array[i];
     std::uint32_t m = landmark_set::kUnreached;
-    for (int l = 0; l < placed; ++l) m = std::min(m, set.distance(p, l));
+    for (int l = 0; l < placed; ++l) m = std::min(m, set.distance(at_index(i), l));
     return m;
   }
   // The next landmark: the reached point farthest from the probe or the landmarks so far
@@ -189,34 +191,45 @@ struct landmark_builder::state {
       const std::size_t from = static_cast<std::size_t>(splitmix64(rng) % n);
       for (std::size_t j = 0; j < n; ++j) {
         const std::size_t i = (from + j) % n;
-        const std::uint32_t d = placed == 0 ? best_probe[i] : nearest(at_index(i));
+        const std::uint32_t d = placed == 0 ? best_probe[i] : nearest(i);
         if (d != landmark_set::kUnreached && (placed == 0 || d != 0)) return i;
       }
       return static_cast<std::size_t>(from);  // fewer points than landmarks: any reached one
     }
-    return placed == 0 ? farthest(best_probe) : farthest_from_landmarks();
+    if (placed == 0) return farthest(best_probe);
+    return nearest_array.empty() ? farthest_from_landmarks() : farthest(nearest_array);
   }
-  // farthest() over nearest(p), walking the table in its own order, tile by tile.
+  // farthest() over nearest(p), walking the table in its own order, tile by tile: the
+  // `placed` entries of a point lie side by side.
   std::size_t farthest_from_landmarks() const {
+    return set.width_ == landmark_width::bits32 ? farthest_in(set.table_.data(), landmark_set::kUnreached)
+                                                : farthest_in(set.narrow_.data(), landmark_set::kUnreached16);
+  }
+  template <class T>
+  std::size_t farthest_in(const T* table, T unreached) const {
     std::size_t best = 0;
     std::uint32_t best_d = 0;
     bool any = false;
-    const std::size_t slots = (set.width_ == landmark_width::bits32 ? set.table_.size() : set.narrow_.size()) /
-                              static_cast<std::size_t>(count);
-    for (std::size_t slot = 0; slot < slots; ++slot) {
-      const std::size_t tile = slot >> 4;
-      const point p{static_cast<int>(tile % static_cast<std::size_t>(set.tiles_x_)) * 4 + static_cast<int>(slot & 3),
-                    static_cast<int>(tile / static_cast<std::size_t>(set.tiles_x_)) * 4 + static_cast<int>((slot >> 2) & 3)};
-      if (!set.has_point(p)) continue;  // the tiles' padding
-      const std::uint32_t d = nearest(p);
-      if (d == landmark_set::kUnreached || (any && d < best_d)) continue;
-      const std::size_t i = index_of(p);
-      if (!any || d > best_d || i < best) {
-        best = i;
-        best_d = d;
-        any = true;
+    const std::size_t k = static_cast<std::size_t>(count);
+    const int tiles_y = (set.rows_ + 3) >> 2;
+    for (int ty = 0; ty < tiles_y; ++ty)
+      for (int tx = 0; tx < set.tiles_x_; ++tx) {
+        const T* tile = table + (static_cast<std::size_t>(ty) * static_cast<std::size_t>(set.tiles_x_) + static_cast<std::size_t>(tx)) * 16 * k;
+        for (int s = 0; s < 16; ++s) {
+          const int x = tx * 4 + (s & 3), y = ty * 4 + (s >> 2);
+          if (x >= set.stride_ || y >= set.rows_) continue;  // the tiles' padding
+          const T* e = tile + static_cast<std::size_t>(s) * k;
+          T m = unreached;
+          for (int l = 0; l < placed; ++l) m = std::min(m, e[l]);
+          if (m == unreached || (any && m < best_d)) continue;
+          const std::size_t i = index_of({x, y});
+          if (!any || m > best_d || i < best) {
+            best = i;
+            best_d = m;
+            any = true;
+          }
+        }
       }
-    }
     return best;
   }
   // The reached point of greatest distance in d (least index on ties).
@@ -395,7 +408,10 @@ bool landmark_builder::step(std::uint64_t work) {
       }
       case phase::place: {
         const std::size_t l = s.choose();
-        if (s.placed == 0) release(s.best_probe);  // the tables say which points are reached from now on
+        if (s.placed == 0) {  // the first landmark reaches the probe's points: from now on `nearest` says which
+          if (s.set.width_ == landmark_width::bits32 && s.given.empty()) s.nearest_array.swap(s.best_probe);
+          release(s.best_probe);
+        }
         s.set.points_.push_back(s.at_index(l));
         s.start_search(l);
         s.at = phase::search;
@@ -405,7 +421,7 @@ bool landmark_builder::step(std::uint64_t work) {
       case phase::search: {
         if (!s.run_search(work)) return false;
         const std::size_t k = static_cast<std::size_t>(s.count);
-        const bool wide = s.set.width_ == landmark_width::bits32;
+        const bool wide = s.set.width_ == landmark_width::bits32, first = s.placed == 0;
         std::uint32_t* column = wide ? s.set.table_.data() + s.placed : nullptr;
         std::uint16_t* narrow = wide ? nullptr : s.set.narrow_.data() + s.placed;
         for (int y = 0, i = 0; y < s.set.rows_; ++y)
@@ -416,6 +432,10 @@ bool landmark_builder::step(std::uint64_t work) {
             else  // reached points are at most cap_ (65,534)
               narrow[s.set.slot({x, y}) * k] =
                   d == landmark_set::kUnreached ? landmark_set::kUnreached16 : static_cast<std::uint16_t>(d);
+            if (!s.nearest_array.empty()) {
+              std::uint32_t& m = s.nearest_array[static_cast<std::size_t>(i)];
+              m = first ? d : std::min(m, d);
+            }
           }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
@@ -429,6 +449,7 @@ bool landmark_builder::step(std::uint64_t work) {
     release(s.dist);
     release(s.legal);
     release(s.best_probe);
+    release(s.nearest_array);
     s.queues = {};
 #if defined(__GLIBC__)
     // The work arrays (5 bytes a point and the queues, 21 MiB at 2048 x 2048) may sit in
@@ -467,7 +488,7 @@ std::size_t landmark_builder::memory_bytes() const {
   if (!s_) return 0;
   const state& s = *s_;
   std::size_t n = s.set.memory_bytes() + s.legal.capacity() +
-                  (s.dist.capacity() + s.best_probe.capacity()) * sizeof(std::uint32_t);
+                  (s.dist.capacity() + s.best_probe.capacity() + s.nearest_array.capacity()) * sizeof(std::uint32_t);
   for (const auto& q : s.queues.queue) n += q.capacity() * sizeof(std::uint64_t);
   return n;
 }
