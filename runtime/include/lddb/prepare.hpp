@@ -100,7 +100,7 @@ inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 // they fit (up to 1024 x 1024 with 8 landmarks), else 16-bit (landmark_width::bits16, a
 // unit the map's distances fit), and fewer landmarks, halving from 8, where those still do
 // not: 4 at 2048 x 2048 (32 MiB, where 8 at 32 bits took 128 MiB; the queries there expand
-// 5-20% more nodes, docs/benchmarks.md, "Memory at 2048 x 2048"). size_landmarks applies
+// up to 25% more nodes, docs/benchmarks.md, "Memory at 2048 x 2048"). size_landmarks applies
 // it to a plan; a count given by prepare_options::landmarks keeps its count and takes the
 // width that fits, 16 bits if none does.
 inline constexpr std::uint64_t kLandmarkBytes = std::uint64_t{32} << 20;
