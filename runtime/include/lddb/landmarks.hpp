@@ -184,14 +184,16 @@ class landmark_set {
   // points a Block A* expansion reads (a block's boundary) share few cache lines.
   const std::uint32_t* wide(point p) const { return table_.data() + slot(p) * static_cast<std::size_t>(count_); }
   const std::uint16_t* narrow(point p) const { return narrow_.data() + slot(p) * static_cast<std::size_t>(count_); }
+  // Point p's slot: its tile of 4 x 4 points (tiles_x() tiles a row), then its place in it.
+  // A search that copies tiles_x() and the tables' start reads a point without the set.
   std::size_t slot(point p) const { return slot_in(p, tiles_x_); }
   static std::size_t slot_in(point p, int tiles_x) {
     const std::size_t tile = static_cast<std::size_t>(p.y >> 2) * static_cast<std::size_t>(tiles_x) + static_cast<std::size_t>(p.x >> 2);
     return tile << 4 | static_cast<std::size_t>((p.y & 3) << 2 | (p.x & 3));
   }
   int tiles_x() const { return tiles_x_; }
-  int point_columns() const { return stride_; }
-  int point_rows() const { return rows_; }
+  int point_columns() const { return stride_; }  // has_point: 0 <= x < point_columns()
+  int point_rows() const { return rows_; }       // and 0 <= y < point_rows()
   // Points a table has a column for: width x height cells, or (width+1) x (height+1) vertices.
   bool has_point(point p) const { return p.x >= 0 && p.y >= 0 && p.x < stride_ && p.y < rows_; }
 
