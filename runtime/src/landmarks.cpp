@@ -286,19 +286,12 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
   const std::size_t tiled = static_cast<std::size_t>(set.tiles_x_) * static_cast<std::size_t>((set.rows_ + 3) >> 2) * 16;
   // The finest unit at which the longest possible distance (every point on the way, each
   // by the dearer move) still fits 32 bits below kUnreached.
-  const double scale = s.vertices ? kAnyAngleScale : 1.0;
-  const double diagonal = r.kind == rule_kind::octile ? static_cast<double>(r.diagonal) / static_cast<double>(kCostOne)
-                          : s.vertices                 ? std::sqrt(2.0)
-                                                       : 1.0;
+  const move_costs costs = costs_of(r);
   for (int shift = 0; shift <= kCostShift; ++shift) {
-    const double per_unit = std::ldexp(1.0, kCostShift - shift);  // stored units a unit of length
-    const std::uint64_t straight = static_cast<std::uint64_t>(std::floor(scale * per_unit));
-    const std::uint64_t diag =
-        r.kind == rule_kind::octile ? (r.diagonal >> shift) : static_cast<std::uint64_t>(std::floor(scale * diagonal * per_unit));
-    if (static_cast<double>(s.n + 1) * static_cast<double>(std::max(straight, diag)) < 4294967295.0) {
+    const double unit = std::ldexp(1.0, shift);
+    if (static_cast<double>(s.n + 1) * std::floor(std::max(costs.straight, costs.diagonal) / unit) < 4294967295.0) {
       set.unit_cost_ = cost_t{1} << shift;
-      set.unit_[0] = static_cast<std::uint32_t>(straight);
-      set.unit_[1] = static_cast<std::uint32_t>(diag);
+      set_units(set.unit_, costs, unit);
       break;
     }
   }
