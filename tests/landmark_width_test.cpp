@@ -46,18 +46,8 @@ using lddb::rule;
 
 constexpr double kEps = 1e-6;
 
-grid_map generated_map(int i, int w, int h) {
-  const std::uint64_t seed = static_cast<std::uint64_t>(i) * 6151 + 17;
-  switch (i % 3) {
-    case 0: return lddb::make_random_map(w, h, 10 + (i * 7) % 30, seed);
-    case 1: return lddb::make_rooms_map(w, h, 3 + i % 6, seed);
-    default: return lddb::make_maze_map(w, h, 1 + i % 2, seed);
-  }
-}
-
-bool has_free(const grid_map& m, std::uint64_t n) {
-  return m.blocked_count() + n <= static_cast<std::uint64_t>(m.width()) * static_cast<std::uint64_t>(m.height());
-}
+using lddb_test::generated_map;
+using lddb_test::has_free;
 
 TEST(Narrow, BoundAgainstOracle) {
   int checked = 0, saturated_pairs = 0;

@@ -2,14 +2,31 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "lddb/cost.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/landmarks.hpp"
+#include "lddb/mapgen.hpp"
 #include "lddb/rule.hpp"
 
 namespace lddb_test {
+
+// Generated map i of the landmark tests: scattered cells, rooms or a maze by i % 3.
+inline lddb::grid_map generated_map(int i, int w, int h) {
+  const std::uint64_t seed = static_cast<std::uint64_t>(i) * 104729 + 3;
+  switch (i % 3) {
+    case 0: return lddb::make_random_map(w, h, 15 + (i * 7) % 30, seed);
+    case 1: return lddb::make_rooms_map(w, h, 3 + i % 5, seed);
+    default: return lddb::make_maze_map(w, h, 1 + i % 2, seed);
+  }
+}
+
+// At least n free cells.
+inline bool has_free(const lddb::grid_map& m, std::uint64_t n) {
+  return m.blocked_count() + n <= static_cast<std::uint64_t>(m.width()) * static_cast<std::uint64_t>(m.height());
+}
 
 // A 16-bit unit at which a straight move is 16,000 stored units, so that distances past
 // about 4 moves saturate at the table's cap (any-angle's tables are scaled by cos(pi/8) and
