@@ -14,9 +14,12 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/rule.hpp"
+#include "lddb/search.hpp"
 #include "test_rng.hpp"
 
 namespace {
@@ -227,6 +230,60 @@ TEST(ComponentSplit, PastTheBudgetTheNextQueryRebuilds) {
   room.set_blocked(6, 3, false);
   EXPECT_TRUE(room.components_current(connectivity::four));
   EXPECT_TRUE(room.same_component(connectivity::four, 0, 0, n - 1, n - 1));
+}
+
+// A split past the budget leaves the labels coarse, and the searches read them as they are:
+// a query that finds its path rebuilds nothing, one whose ends the labels prove apart is
+// answered with no expansion, and one that runs out of cells (the labels still joined its
+// ends) rebuilds them, so that the next such query is answered at once. Every answer is
+// the flood fill's.
+TEST(ComponentSplit, SearchesReadCoarseLabels) {
+  constexpr int n = 600;  // a budget of 1,024 cells: the two halves are far past it
+  const lddb::rule octile = lddb::rule::octile();  // no corner cutting: four-connected
+  using search_fn = lddb::search_result (*)(const lddb::rule&, const grid_map&, lddb::point, lddb::point,
+                                             const lddb::search_options&, lddb::search_context&);
+  const std::pair<const char*, search_fn> searches[] = {{"astar", &lddb::astar}, {"jump_point_search", &lddb::jump_point_search}};
+  for (const auto& [name, search] : searches) {
+    SCOPED_TRACE(name);
+    grid_map m(n, n, 4);
+    for (int i = 0; i < 7; ++i) {  // a closed 6 x 6 room in the corner
+      m.set_blocked(i, 6, true);
+      m.set_blocked(6, i, true);
+    }
+    lddb::search_context ctx;
+    const lddb::search_options o;
+    const lddb::point left{10, 10}, room{2, 2}, right{n - 1, 0};
+    EXPECT_FALSE(m.same_component(connectivity::four, left.x, left.y, room.x, room.y));
+    for (int y = 0; y + 1 < n; ++y) m.set_blocked(n / 2, y, true);  // a wall, open at the bottom
+    m.set_blocked(n / 2, n - 1, true);                              // now closed
+    ASSERT_FALSE(m.components_current(connectivity::four));
+
+    lddb::search_result r = search(octile, m, left, {n / 2 - 1, n - 1}, o, ctx);
+    EXPECT_EQ(r.status, lddb::search_status::found);
+    EXPECT_FALSE(m.components_current(connectivity::four)) << "a query that found its path rebuilt the labels";
+
+    r = search(octile, m, left, room, o, ctx);
+    EXPECT_EQ(r.status, lddb::search_status::no_path);
+    EXPECT_EQ(r.stats.expanded, 0u) << "coarse labels still prove the room apart";
+
+    lddb::search_options unchecked;
+    unchecked.component_check = false;
+    r = search(octile, m, left, right, unchecked, ctx);
+    EXPECT_EQ(r.status, lddb::search_status::no_path);
+    EXPECT_FALSE(m.components_current(connectivity::four)) << "a search without the check rebuilt the labels";
+
+    r = search(octile, m, left, right, o, ctx);
+    EXPECT_EQ(r.status, lddb::search_status::no_path);
+    EXPECT_GT(r.stats.expanded, 0u);
+    EXPECT_TRUE(m.components_current(connectivity::four)) << "the search ran out of cells on coarse labels";
+    r = search(octile, m, left, right, o, ctx);
+    EXPECT_EQ(r.status, lddb::search_status::no_path);
+    EXPECT_EQ(r.stats.expanded, 0u);
+
+    std::vector<int> firsts;
+    const std::vector<int> id = flood(m, connectivity::four, firsts);
+    EXPECT_NE(id[static_cast<std::size_t>(left.y * n + left.x)], id[static_cast<std::size_t>(right.y * n + right.x)]);
+  }
 }
 
 // A door shut and opened thousands of times: each shutting splits off a room with a new id,

@@ -115,6 +115,7 @@ void astar_core(const rule& r, const grid_map& map, point start, point goal, con
   }
   stats.heap_ops = st.heap_ops;
   if (!found) {
+    searched_whole_component(r, map, options);
     no_path_between_cells(r, start, goal, res);
     return;
   }

@@ -84,9 +84,11 @@ struct id_forest {
 // smaller side of a split, or the way round when nothing split.
 class split_search {
  public:
-  // False when the searches would visit more than `budget` cells: the labels are then left
-  // half written, and must be rebuilt before they are read. The map's blocked cells are
-  // read from `cells` (kNoLabel), which the caller keeps so.
+  // False when the searches would visit more than `budget` cells: each visited cell then
+  // takes its label back, and only the parts found whole keep their new ids, so cells of
+  // one component still share a root (the labels are coarse: a root may hold parts that
+  // split). The map's blocked cells are read from `cells` (kNoLabel), which the caller
+  // keeps so.
   bool run(const grid_map& m, connectivity c, std::span<const std::int32_t> seeds, label_table& cells, id_forest& ids,
            std::size_t budget);
   // Cells the last run visited.

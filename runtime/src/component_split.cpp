@@ -141,7 +141,10 @@ bool split_search::run(const grid_map& m, connectivity c, std::span<const std::i
         continue;
       // A few cells a turn: the order of the searches matters little, the turn's checks do.
       for (int burst = 0; burst < kBurst && x.head < x.cells.size(); ++burst)
-        if (!expand(s, x)) return false;
+        if (!expand(s, x)) {  // over budget: what split off so far keeps its new id
+          put_back(n);
+          return false;
+        }
       if (x.head == x.cells.size()) {
         const std::int32_t g = group_of(s);
         if (--groups_[static_cast<std::size_t>(g)].live == 0 && active[static_cast<std::size_t>(x.root)] >= 2) split_off(g);

@@ -2,16 +2,22 @@
 // query under a rule (lddb/search.hpp).
 //
 // Each connectivity has a label a cell (component_labels.hpp: an id, and a union-find over
-// ids), built on first use by a scan of runs and kept exact by set_blocked:
+// ids), built on first use by a scan of runs and kept by set_blocked:
 //   - freeing a cell joins its id to those of its free neighbours;
 //   - blocking a cell splits nothing when its free neighbours stay joined through the 8
 //     cells around it (a path through it can go round it); otherwise searches from those
-//     neighbours find any part that split off and give it a new id (split_search). A search
-//     that grows past its budget leaves the labels stale;
+//     neighbours find any part that split off and give it a new id (split_search);
 //   - a rectangle's change joins as it goes, and searches round the cells it blocked once
 //     it is written.
-// A stale or missing connectivity is rebuilt by the next query that asks, under the lock.
-// So for two free cells, one root id means one component, always when a query reads them.
+// A search that grows past its budget puts back what it wrote and leaves the labels
+// coarse: cells of one component still share a root, but one root may now hold parts that
+// split apart. Coarse labels still prove two cells apart, which is all a query's check
+// needs; same_component, which answers exactly, rebuilds them first, and so does a search
+// that ran out of cells on them (it has just paid a whole component; the rebuild costs a
+// fraction of that and answers the next unreachable goal at once). A rebuild at every
+// query after such a change cost 0.3 ms at 776 x 776 and 3-5 ms at 2048 x 2048 where a
+// building closed a passage: the spikes of the GPPC dynamic track (docs/decisions.md).
+// Missing labels, or ids past their limit, are rebuilt by the next query that asks.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -100,8 +106,10 @@ struct grid_map::components {
     detail::id_forest ids;
     std::size_t id_limit = 0;  // ids (made by frees and splits since the rebuild) past which the next query rebuilds
     std::size_t budget = 0;    // cells a split's search may visit (split_budget)
-    bool stale = false;
+    bool stale = false;   // must be rebuilt before they are read (ids past id_limit)
+    bool coarse = false;  // a split not followed: apart answers exact, same answers maybe not
     bool kept() const { return !cells.empty() && !stale; }
+    bool exact() const { return kept() && !coarse; }
   };
   std::mutex lock;  // queries on a const map, from any thread
   std::array<labels, 2> of;
@@ -196,6 +204,7 @@ struct grid_map::components {
       if (p < 0) p = detail::label_of_id(ids++);
     l.cells.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     l.stale = false;
+    l.coarse = false;
     std::int32_t r = 0;
     for (int y = 0; y < h; ++y) {
       std::int32_t* const row = l.cells.data() + static_cast<std::ptrdiff_t>(y) * w;
@@ -225,7 +234,7 @@ struct grid_map::components {
   }
 
   // set_blocked has just changed cell (x, y): keep each built connectivity exact, or mark it
-  // stale. `around`: its 3 x 3 neighbourhood then, bit 3 * row + column set when blocked.
+  // coarse (or stale). `around`: its 3 x 3 neighbourhood then, bit 3 * row + column set when blocked.
   // In a batch (a rectangle, whose cells are written after their labels), a blocked cell is
   // kept for finish_batch instead of searched round at once.
   void update(const grid_map& m, int x, int y, bool is_blocked, std::uint32_t around, bool in_batch) {
@@ -251,7 +260,8 @@ struct grid_map::components {
         if (in_batch || kSafe[static_cast<std::size_t>(k)][ring]) continue;
         seeds.clear();
         add_seeds(m, c, me, seeds);
-        if (!split.run(m, c, seeds, l.cells, l.ids, l.budget) || l.ids.parent.size() > l.id_limit) l.stale = true;
+        if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.coarse = true;
+        if (l.ids.parent.size() > l.id_limit) l.stale = true;
         continue;
       }
       // Freed: its id joins those of the free cells it touches, or is new.
@@ -277,14 +287,15 @@ struct grid_map::components {
     for (int k = 0; k < 2; ++k) {
       labels& l = of[static_cast<std::size_t>(k)];
       if (!l.kept() || batch_blocked.empty()) continue;
-      if (batch_overflow) {
-        l.stale = true;
+      if (batch_overflow) {  // blocked cells only split: the labels stay a coarse cover
+        l.coarse = true;
         continue;
       }
       const auto c = static_cast<connectivity>(k);
       seeds.clear();
       for (const std::int32_t cell : batch_blocked) add_seeds(m, c, cell, seeds);
-      if (!split.run(m, c, seeds, l.cells, l.ids, l.budget) || l.ids.parent.size() > l.id_limit) l.stale = true;
+      if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.coarse = true;
+      if (l.ids.parent.size() > l.id_limit) l.stale = true;
     }
     batch_blocked.clear();
     batch_overflow = false;
@@ -322,7 +333,7 @@ bool grid_map::same_component(connectivity c, int ax, int ay, int bx, int by) co
   if (!cs) return false;  // a moved-from map
   const std::lock_guard<std::mutex> guard(cs->lock);
   components::labels& l = cs->of[static_cast<std::size_t>(c)];
-  if (!l.kept()) components::rebuild(*this, c, l);
+  if (!l.exact()) components::rebuild(*this, c, l);
   const auto root = [&](int x, int y) {
     return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)]));
   };
@@ -333,8 +344,32 @@ bool grid_map::components_current(connectivity c) const {
   components* cs = components_.get();
   if (!cs) return false;
   const std::lock_guard<std::mutex> guard(cs->lock);
-  return cs->of[static_cast<std::size_t>(c)].kept();
+  return cs->of[static_cast<std::size_t>(c)].exact();
 }
+
+// The searches' side of the labels: coarse labels serve them as they are.
+struct detail::component_access {
+  // True when the labels prove the free cells a and b apart.
+  static bool apart(const grid_map& m, connectivity c, point a, point b) {
+    grid_map::components* cs = m.components_.get();
+    if (!cs) return false;  // a moved-from map
+    const std::lock_guard<std::mutex> guard(cs->lock);
+    grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
+    if (!l.kept()) grid_map::components::rebuild(m, c, l);
+    const auto root = [&](point p) {
+      return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x)]));
+    };
+    return root(a) != root(b);
+  }
+  // A search ran out of cells: make coarse labels exact.
+  static void exhausted(const grid_map& m, connectivity c) {
+    grid_map::components* cs = m.components_.get();
+    if (!cs) return;
+    const std::lock_guard<std::mutex> guard(cs->lock);
+    grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
+    if (l.kept() && l.coarse) grid_map::components::rebuild(m, c, l);
+  }
+};
 
 std::size_t grid_map::component_bytes() const {
   components* cs = components_.get();
@@ -390,8 +425,12 @@ std::optional<bool> same_component(const rule& r, const grid_map& map, point sta
 
 bool components_apart(const rule& r, const grid_map& map, point start, point goal, const search_options& options) {
   if (!options.component_check) return false;
-  const std::optional<bool> same = same_component(r, map, start, goal);
-  return same && !*same;
+  const std::optional<point> a = component_cell(r, map, start), b = component_cell(r, map, goal);
+  return a && b && detail::component_access::apart(map, connectivity_of(r), *a, *b);
+}
+
+void searched_whole_component(const rule& r, const grid_map& map, const search_options& options) {
+  if (options.component_check) detail::component_access::exhausted(map, connectivity_of(r));
 }
 
 }  // namespace lddb

@@ -66,7 +66,10 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   cells.record_expanded = options.record_expanded;
   const point cs = endpoint_cell(r, map, start, goal), cg = endpoint_cell(r, map, goal, start);
   jump_cells(rule::octile(), map, cs, cg, cells, ctx, res, true);
-  if (res.status == search_status::no_path) return no_path_between_cells(r, start, goal, res);
+  if (res.status == search_status::no_path) {
+    searched_whole_component(r, map, options);
+    return no_path_between_cells(r, start, goal, res);
+  }
   if (res.status != search_status::found && res.status != search_status::budget_exhausted) return;
   // Corners of the cells: the start, each turning cell's top-left corner, the goal.
   node_search_state& st = node_state(ctx);

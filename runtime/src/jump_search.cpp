@@ -108,6 +108,7 @@ class jump_search {
       expand<H>(uid, up, uid == sid ? point{0, 0} : at(u.parent), uid == sid, reopen, u.g);
     }
     stats.heap_ops = st_.heap_ops;
+    searched_whole_component(r_, map_, options_);
     no_path_between_cells(r_, start_, goal_, res_);
   }
 

@@ -245,6 +245,7 @@ void theta_core(const rule& r, const grid_map& map, point start, point goal, con
   }
   stats.heap_ops = st.heap_ops;
   if (!found) {
+    searched_whole_component(r, map, options);
     no_path(r, start, goal, res);
     return;
   }

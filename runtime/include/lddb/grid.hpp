@@ -30,6 +30,7 @@ namespace lddb {
 
 namespace detail {
 struct preparations;  // runtime/src/prepared.hpp: what lddb::prepare made (lddb/prepare.hpp)
+struct component_access;  // runtime/src/components.cpp: the searches' reading of the labels
 }
 
 // Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
@@ -122,9 +123,11 @@ class grid_map {
   // either is blocked or off the map. The labels of `c` are built on the first call
   // (O(width x height), width x height x 4 bytes); set_blocked and the rectangles keep them
   // exact by a local search round the cells they block, whose cost follows the smaller side
-  // of a split, and leave them stale (rebuilt by the next call) only where that search
-  // would cost more than about a sixteenth of the rebuild. A const map may be asked from
-  // several threads at once (a lock guards the labels).
+  // of a split. Where that search would cost more than about a sixteenth of the rebuild
+  // they leave them coarse: still proof that two cells are apart, which is all a search's
+  // check reads (a search that then runs out of cells rebuilds them), while this call
+  // rebuilds them first. A const map may be asked from several threads at once (a lock
+  // guards the labels).
   bool same_component(connectivity c, int ax, int ay, int bx, int by) const;
   // Are the labels of `c` built and current, so that the next same_component for it
   // rebuilds nothing? (A game may call same_component once after loading, off the clock.)
@@ -314,6 +317,7 @@ class grid_map {
   void finish_component_batch();
   // Does a change reach the labels (a connectivity built and not stale)?
   bool components_kept() const;
+  friend struct detail::component_access;  // the searches' check, on labels that may be coarse
   std::vector<terrain> terrain_;  // empty: '.' free and '@' blocked
   // The unit views (runtime/src/unit_views.cpp): a cache of the cells, so a copy starts
   // without them, as with the labels.

@@ -211,6 +211,7 @@ bool block_search::advance(std::uint64_t limit, search_result& r) {
   r.stats = q_.stats;
   if (q_.options.record_expanded) r.expanded = std::move(q_.expanded);
   if (q_.length == kUnreachable) {
+    searched_whole_component(rule_, map_, q_.options);
     no_path(r);
     return true;
   }
