@@ -14,6 +14,7 @@
 #include "lddb/moves.hpp"
 #include "lddb/splitmix.hpp"
 #include "landmark_dial.hpp"
+#include "page_vector.hpp"
 
 namespace lddb {
 
@@ -50,9 +51,9 @@ constexpr double kAnyAngleScale = 0.92387953251128675613 * (1.0 - 1.0 / 1024.0);
 enum class phase : std::uint8_t { probe, place, search, finished };
 
 // Gives a vector's memory back (v = {} would keep its capacity).
-template <class T>
-void release(std::vector<T>& v) {
-  std::vector<T>().swap(v);
+template <class V>
+void release(V& v) {
+  V().swap(v);
 }
 
 constexpr double kNarrowCap = 65534.0;  // the largest distance a 16-bit table stores
@@ -113,20 +114,23 @@ struct landmark_builder::state {
   std::array<std::ptrdiff_t, 8> offset{};
   // The Dijkstra under way: its distances, row-major (4 bytes a point, where the table's
   // column would touch a cache line of K values a point; copied into the table when done),
-  // and its queues.
-  std::vector<std::uint32_t> dist;
+  // and its queues. The probes' and a 32-bit set's; a 16-bit set's landmarks search in
+  // their table (in_table).
+  detail::page_vector<std::uint32_t> dist;
   landmark_dial::queues queues;
   // The legal moves of every point (landmark_dial::legal_moves), read once for the map
   // instead of once a point for every Dijkstra: 1 byte a point, while building.
-  std::vector<std::uint8_t> legal;
+  detail::page_vector<std::uint8_t> legal;
   // Placement: the best probe so far, and for a 32-bit set the distance from each point to
   // its nearest landmark (a 16-bit set, on a large map, reads it from its tables instead:
   // slower to place, 4 bytes a point less while building).
-  std::vector<std::uint32_t> best_probe, nearest_array;
+  detail::page_vector<std::uint32_t> best_probe, nearest_array;
   std::size_t best_reached = 0, reached = 0;
   int probes = 0;
   phase at = phase::probe;
   int placed = 0;  // landmarks whose search is over and whose table is filled
+  std::size_t tiled = 0;  // table entries a landmark (the tables: at the first placement)
+  std::uint64_t stride_reciprocal = 0;  // ceil(2^64 / stride), for column_entry
   std::vector<point> given;  // landmarks placed by the caller
   bool units_chosen = true;  // false: a 16-bit set whose unit the probe decides
   bool sweeping = false;     // the search under way is the 16-bit set's sweep
@@ -149,13 +153,35 @@ struct landmark_builder::state {
     queues.queue[2].push_back(source);
     reached = 0;
   }
+  // A 16-bit set's landmark searches in its own column of the tables, whose entries start
+  // unreached: a 4-byte-a-point array beside the tables would set the peak of a large
+  // map's preparation (16 MiB at 2048 x 2048, a third more than the tables).
+  bool in_table() const { return set.width_ == landmark_width::bits16 && at == phase::search; }
+  std::uint16_t& column_entry(std::size_t i) {
+    // i / stride as a multiply by a reciprocal (exact while i x stride < 2^64): a division
+    // at every look would cost the build a tenth more instructions.
+    __extension__ using wide_product = unsigned __int128;
+    const auto y = static_cast<std::size_t>((static_cast<wide_product>(i) * stride_reciprocal) >> 64);
+    const point p{static_cast<int>(i - y * static_cast<std::size_t>(set.stride_)), static_cast<int>(y)};
+    return set.narrow_[set.slot(p) * static_cast<std::size_t>(count) + static_cast<std::size_t>(placed)];
+  }
+  void start_column_search(std::size_t source) {
+    landmark_dial::clear(queues);
+    column_entry(source) = 0;
+    queues.queue[2].push_back(source);
+    reached = 0;
+  }
   // Settles points until `budget` runs out; true when the search is over.
   bool run_search(std::uint64_t& budget) {
     const std::uint64_t before = reached;
-    const bool over = landmark_dial::run(
-        queues, budget, reached, [this](std::size_t i) -> std::uint32_t& { return dist[i]; },
-        [this](std::size_t i) { return static_cast<unsigned>(legal[i]); },
-        offset.data(), set.unit_, set.cap_);
+    const auto moves = [this](std::size_t i) { return static_cast<unsigned>(legal[i]); };
+    const bool over =
+        in_table() ? landmark_dial::run(
+                         queues, budget, reached, [this](std::size_t i) -> std::uint16_t& { return column_entry(i); }, moves,
+                         offset.data(), set.unit_, set.cap_)
+                   : landmark_dial::run(
+                         queues, budget, reached, [this](std::size_t i) -> std::uint32_t& { return dist[i]; }, moves,
+                         offset.data(), set.unit_, set.cap_);
     work_done += reached - before;
     return over;
   }
@@ -233,7 +259,7 @@ struct landmark_builder::state {
     return best;
   }
   // The reached point of greatest distance in d (least index on ties).
-  std::size_t farthest(const std::vector<std::uint32_t>& d) const {
+  std::size_t farthest(const detail::page_vector<std::uint32_t>& d) const {
     std::size_t best = 0;
     std::uint32_t best_d = 0;
     bool any = false;
@@ -313,10 +339,10 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
     for (int x = 0; x < set.stride_; ++x)
       s.legal[s.index_of({x, y})] = static_cast<std::uint8_t>(landmark_dial::legal_moves(map, set.moves_.data(), s.vertices, {x, y}));
   // A 16-bit set probes at the 32-bit unit above, then takes its own (choose_narrow_units).
-  if (width == landmark_width::bits32)
-    set.table_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached);
-  else
-    set.narrow_.assign(tiled * static_cast<std::size_t>(count), landmark_set::kUnreached16);
+  // The tables are allocated when the first landmark is placed, once the probes' arrays
+  // are gone (at 2048 x 2048 they would have added 32 MiB to the peak).
+  s.tiled = tiled;
+  s.stride_reciprocal = ~std::uint64_t{0} / static_cast<std::uint64_t>(set.stride_) + 1;
   s.units_chosen = width == landmark_width::bits32;
   s.start_search(s.random_start());
   s.total_work = static_cast<std::uint64_t>(count + (s.units_chosen ? 1 : 2)) * s.n;
@@ -401,35 +427,42 @@ bool landmark_builder::step(std::uint64_t work) {
       }
       case phase::place: {
         const std::size_t l = s.choose();
+        const bool wide = s.set.width_ == landmark_width::bits32;
         if (s.placed == 0) {  // the first landmark reaches the probe's points: from now on `nearest` says which
-          if (s.set.width_ == landmark_width::bits32 && s.given.empty()) s.nearest_array.swap(s.best_probe);
+          if (wide && s.given.empty()) s.nearest_array.swap(s.best_probe);
           release(s.best_probe);
+          if (wide) {
+            s.set.table_.assign(s.tiled * static_cast<std::size_t>(s.count), landmark_set::kUnreached);
+          } else {
+            release(s.dist);
+            s.set.narrow_.assign(s.tiled * static_cast<std::size_t>(s.count), landmark_set::kUnreached16);
+          }
         }
         s.set.points_.push_back(s.at_index(l));
-        s.start_search(l);
         s.at = phase::search;
+        if (wide)
+          s.start_search(l);
+        else
+          s.start_column_search(l);
         work -= std::min<std::uint64_t>(work, s.n / 8 + 1);  // the scan
         break;
       }
       case phase::search: {
         if (!s.run_search(work)) return false;
-        const std::size_t k = static_cast<std::size_t>(s.count);
-        const bool wide = s.set.width_ == landmark_width::bits32, first = s.placed == 0;
-        std::uint32_t* column = wide ? s.set.table_.data() + s.placed : nullptr;
-        std::uint16_t* narrow = wide ? nullptr : s.set.narrow_.data() + s.placed;
-        for (int y = 0, i = 0; y < s.set.rows_; ++y)
-          for (int x = 0; x < s.set.stride_; ++x, ++i) {
-            const std::uint32_t d = s.dist[static_cast<std::size_t>(i)];
-            if (wide)
+        if (s.set.width_ == landmark_width::bits32) {  // a 16-bit column is written already
+          const std::size_t k = static_cast<std::size_t>(s.count);
+          const bool first = s.placed == 0;
+          std::uint32_t* column = s.set.table_.data() + s.placed;
+          for (int y = 0, i = 0; y < s.set.rows_; ++y)
+            for (int x = 0; x < s.set.stride_; ++x, ++i) {
+              const std::uint32_t d = s.dist[static_cast<std::size_t>(i)];
               column[s.set.slot({x, y}) * k] = d;
-            else  // reached points are at most cap_ (65,534)
-              narrow[s.set.slot({x, y}) * k] =
-                  d == landmark_set::kUnreached ? landmark_set::kUnreached16 : static_cast<std::uint16_t>(d);
-            if (!s.nearest_array.empty()) {
-              std::uint32_t& m = s.nearest_array[static_cast<std::size_t>(i)];
-              m = first ? d : std::min(m, d);
+              if (!s.nearest_array.empty()) {
+                std::uint32_t& m = s.nearest_array[static_cast<std::size_t>(i)];
+                m = first ? d : std::min(m, d);
+              }
             }
-          }
+        }
         ++s.placed;
         s.at = s.placed == s.count ? phase::finished : phase::place;
         break;
@@ -445,10 +478,9 @@ bool landmark_builder::step(std::uint64_t work) {
     release(s.nearest_array);
     s.queues = {};
 #if defined(__GLIBC__)
-    // The work arrays (5 bytes a point and the queues, 21 MiB at 2048 x 2048) may sit in
-    // the heap rather than in blocks of their own (glibc raises its threshold for those
-    // as large blocks are freed), and a heap keeps what is freed: trim it, or they stay
-    // resident (tests/memory_test.cpp).
+    // The work arrays have pages of their own (page_vector.hpp), but the queues (a few
+    // MiB at 2048 x 2048) may sit in the heap, which keeps what is freed: trim it, or they
+    // stay resident (tests/memory_test.cpp).
     malloc_trim(0);
 #endif
   }
