@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/prepare.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
 #include "test_rng.hpp"
@@ -235,8 +236,8 @@ TEST(ComponentSplit, PastTheBudgetTheNextQueryRebuilds) {
 // A split past the budget leaves the labels coarse, and the searches read them as they are:
 // a query that finds its path rebuilds nothing, one whose ends the labels prove apart is
 // answered with no expansion, and one that runs out of cells (the labels still joined its
-// ends) rebuilds them, so that the next such query is answered at once. Every answer is
-// the flood fill's.
+// ends) has the next prepare_step rebuild them, so that the query after that is answered
+// at once; until then the same query does the same work. Every answer is the flood fill's.
 TEST(ComponentSplit, SearchesReadCoarseLabels) {
   constexpr int n = 600;  // a budget of 1,024 cells: the two halves are far past it
   const lddb::rule octile = lddb::rule::octile();  // no corner cutting: four-connected
@@ -270,12 +271,18 @@ TEST(ComponentSplit, SearchesReadCoarseLabels) {
     unchecked.component_check = false;
     r = search(octile, m, left, right, unchecked, ctx);
     EXPECT_EQ(r.status, lddb::search_status::no_path);
-    EXPECT_FALSE(m.components_current(connectivity::four)) << "a search without the check rebuilt the labels";
+    lddb::prepare_step(m);
+    EXPECT_FALSE(m.components_current(connectivity::four)) << "a search without the check had the labels rebuilt";
 
     r = search(octile, m, left, right, o, ctx);
     EXPECT_EQ(r.status, lddb::search_status::no_path);
-    EXPECT_GT(r.stats.expanded, 0u);
-    EXPECT_TRUE(m.components_current(connectivity::four)) << "the search ran out of cells on coarse labels";
+    const std::uint64_t walked = r.stats.expanded;
+    EXPECT_GT(walked, 0u);
+    EXPECT_FALSE(m.components_current(connectivity::four)) << "a query rebuilt the labels";
+    r = search(octile, m, left, right, o, ctx);
+    EXPECT_EQ(r.stats.expanded, walked) << "the same query did other work after the first";
+    lddb::prepare_step(m);
+    EXPECT_TRUE(m.components_current(connectivity::four)) << "a search ran out of cells on coarse labels";
     r = search(octile, m, left, right, o, ctx);
     EXPECT_EQ(r.status, lddb::search_status::no_path);
     EXPECT_EQ(r.stats.expanded, 0u);

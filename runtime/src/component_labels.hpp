@@ -17,6 +17,14 @@
 
 #include "lddb/grid.hpp"
 
+namespace lddb {
+
+// Rebuilds the map's labels that a search ran out of cells on while they were coarse
+// (components.cpp): prepare_step calls it, on the thread that owns the map.
+void settle_labels(const grid_map& map);
+
+}  // namespace lddb
+
 namespace lddb::detail {
 
 // Leaves the elements a vector grows by unwritten: the labels' rebuild writes every cell

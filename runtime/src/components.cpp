@@ -11,12 +11,16 @@
 //     it is written.
 // A search that grows past its budget puts back what it wrote and leaves the labels
 // coarse: cells of one component still share a root, but one root may now hold parts that
-// split apart. Coarse labels still prove two cells apart, which is all a query's check
-// needs; same_component, which answers exactly, rebuilds them first, and so does a search
-// that ran out of cells on them (it has just paid a whole component; the rebuild costs a
-// fraction of that and answers the next unreachable goal at once). A rebuild at every
-// query after such a change cost 0.3 ms at 776 x 776 and 3-5 ms at 2048 x 2048 where a
-// building closed a passage: the spikes of the GPPC dynamic track (docs/decisions.md).
+// split apart. Coarse labels search round no further blocked cell (those searches could
+// not make them exact, and seeds of parts already apart would each walk to the budget: a
+// whole-map switch's later patches cost 5 times as much); frees still join. Coarse labels still prove two cells apart, which is all a query's check
+// needs; same_component, which answers exactly, rebuilds them first. A search that ran out
+// of cells on them (it has just paid a whole component) has the next prepare_step rebuild
+// them, at a fraction of that, so that later queries to an unreachable goal are answered at
+// once; not the next query, so that what a query finds never depends on the order of the
+// queries before it (a batch's threads). A rebuild at every query after such a change cost
+// 0.3 ms at 776 x 776 and 3-5 ms at 2048 x 2048 where a building closed a passage: the
+// spikes of the GPPC dynamic track (docs/decisions.md).
 // Missing labels, or ids past their limit, are rebuilt by the next query that asks.
 #include <algorithm>
 #include <array>
@@ -108,6 +112,7 @@ struct grid_map::components {
     std::size_t budget = 0;    // cells a split's search may visit (split_budget)
     bool stale = false;   // must be rebuilt before they are read (ids past id_limit)
     bool coarse = false;  // a split not followed: apart answers exact, same answers maybe not
+    bool ran_out = false; // a search ran out of cells on coarse labels: settle_labels rebuilds
     bool kept() const { return !cells.empty() && !stale; }
     bool exact() const { return kept() && !coarse; }
   };
@@ -205,6 +210,7 @@ struct grid_map::components {
     l.cells.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     l.stale = false;
     l.coarse = false;
+    l.ran_out = false;
     std::int32_t r = 0;
     for (int y = 0; y < h; ++y) {
       std::int32_t* const row = l.cells.data() + static_cast<std::ptrdiff_t>(y) * w;
@@ -257,7 +263,7 @@ struct grid_map::components {
       const auto c = static_cast<connectivity>(k);
       if (is_blocked) {
         l.cells[static_cast<std::size_t>(me)] = detail::kNoLabel;
-        if (in_batch || kSafe[static_cast<std::size_t>(k)][ring]) continue;
+        if (in_batch || l.coarse || kSafe[static_cast<std::size_t>(k)][ring]) continue;
         seeds.clear();
         add_seeds(m, c, me, seeds);
         if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.coarse = true;
@@ -286,7 +292,7 @@ struct grid_map::components {
   void finish_batch(const grid_map& m) {
     for (int k = 0; k < 2; ++k) {
       labels& l = of[static_cast<std::size_t>(k)];
-      if (!l.kept() || batch_blocked.empty()) continue;
+      if (!l.kept() || l.coarse || batch_blocked.empty()) continue;
       if (batch_overflow) {  // blocked cells only split: the labels stay a coarse cover
         l.coarse = true;
         continue;
@@ -361,15 +367,27 @@ struct detail::component_access {
     };
     return root(a) != root(b);
   }
-  // A search ran out of cells: make coarse labels exact.
+  // A search ran out of cells: coarse labels are to be made exact by settle.
   static void exhausted(const grid_map& m, connectivity c) {
     grid_map::components* cs = m.components_.get();
     if (!cs) return;
     const std::lock_guard<std::mutex> guard(cs->lock);
     grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
-    if (l.kept() && l.coarse) grid_map::components::rebuild(m, c, l);
+    if (l.kept() && l.coarse) l.ran_out = true;
+  }
+  static void settle(const grid_map& m) {
+    grid_map::components* cs = m.components_.get();
+    if (!cs) return;
+    const std::lock_guard<std::mutex> guard(cs->lock);
+    for (int k = 0; k < 2; ++k) {
+      grid_map::components::labels& l = cs->of[static_cast<std::size_t>(k)];
+      if (l.ran_out && l.kept() && l.coarse) grid_map::components::rebuild(m, static_cast<connectivity>(k), l);
+      l.ran_out = false;
+    }
   }
 };
+
+void settle_labels(const grid_map& map) { detail::component_access::settle(map); }
 
 std::size_t grid_map::component_bytes() const {
   components* cs = components_.get();

@@ -78,8 +78,8 @@ inline const landmark_set* usable_landmarks(const search_options& options, const
 // no_path without expanding anything.
 bool components_apart(const rule& r, const grid_map& map, point start, point goal, const search_options& options);
 // A search that ran out of cells under search_options::component_check calls this: labels
-// left coarse by blocked cells (which let it search) are rebuilt, so that the next query to
-// an unreachable goal is answered at once.
+// left coarse by blocked cells (which let it search) are rebuilt by the next prepare_step,
+// so that later queries to an unreachable goal are answered at once.
 void searched_whole_component(const rule& r, const grid_map& map, const search_options& options);
 
 // search_options::unit: unless it is the unit the map itself is for (unit_view), runs

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "lddb/format.hpp"
+#include "component_labels.hpp"
 #include "heuristic.hpp"
 #include "lddb/splitmix.hpp"
 #include "prepared.hpp"
@@ -381,6 +382,7 @@ preparation_report prepare(const rule& r, grid_map& map, const prepare_options& 
 }
 
 bool prepare_step(grid_map& map, std::uint64_t work) {
+  settle_labels(map);
   if (map.preparations() == nullptr) return true;
   const auto t0 = clock_type::now();
   bool all = true;

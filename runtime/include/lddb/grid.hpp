@@ -125,8 +125,8 @@ class grid_map {
   // exact by a local search round the cells they block, whose cost follows the smaller side
   // of a split. Where that search would cost more than about a sixteenth of the rebuild
   // they leave them coarse: still proof that two cells are apart, which is all a search's
-  // check reads (a search that then runs out of cells rebuilds them), while this call
-  // rebuilds them first. A const map may be asked from several threads at once (a lock
+  // check reads (after a search that ran out of cells on them, the next lddb::prepare_step
+  // rebuilds them), while this call rebuilds them first. A const map may be asked from several threads at once (a lock
   // guards the labels).
   bool same_component(connectivity c, int ax, int ay, int bx, int by) const;
   // Are the labels of `c` built and current, so that the next same_component for it

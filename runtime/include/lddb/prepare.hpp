@@ -182,7 +182,9 @@ preparation_report prepare(const rule& r, grid_map& map, const prepare_options& 
 // Runs the pending work of every preparation of the map, at most about `work` points
 // settled (a point's cost: docs/benchmarks.md, "Landmark repair"): landmarks still to
 // build, repairs after set_blocked freed cells, rebuilds. True when nothing is pending
-// (every preparation ready).
+// (every preparation ready). On any map, prepared or not, it also rebuilds component
+// labels that a search found no path on while changes had left them coarse (grid_map::
+// same_component), so that later queries to that goal are answered at once.
 inline constexpr std::uint64_t kDefaultStepWork = 1u << 15;
 bool prepare_step(grid_map& map, std::uint64_t work = kDefaultStepWork);
 
