@@ -4,10 +4,11 @@
 //
 // For each map it prints, as markdown rows:
 //   - build: the first same_component of a connectivity on a fresh copy (the labels of a
-//     map never asked, or a full rebuild after set_blocked made them stale);
+//     map never asked, or a full rebuild of labels set_blocked left coarse);
 //   - set_blocked: random cells flipped, without labels and with both connectivities'
-//     labels current (rebuilt, off the clock, whenever a flip left them stale), and the
-//     share of flips that left them stale (each costs one build at the next query);
+//     labels exact (rebuilt, off the clock, whenever a flip left them coarse), and the
+//     share of flips that left them coarse (each costs a build where exact labels are
+//     asked for: same_component, or prepare_step after a search ran out of cells);
 //   - queries between components (a start in the largest component, the goal in a walled
 //     pocket) and queries that find a path, with the check on and off: Block A* and A* (octile),
 //     Theta* (any-angle).
@@ -69,7 +70,7 @@ double build_ms(const grid_map& m, lddb::connectivity c) {
 }
 
 // Mean ns per flip of a random cell, and the share of flips that left a connectivity's
-// labels stale.
+// labels coarse.
 struct flip_cost {
   double ns = 0;
   double stale_share = 0;
@@ -91,7 +92,8 @@ flip_cost flips(grid_map m, bool labels, std::uint64_t seed) {
     for (const point& p : cells) m.set_blocked(p.x, p.y, !m.blocked(p.x, p.y));
     total += seconds_since(t0);
     if (!labels) continue;
-    // The share of flips that stale: flip one more cell at a time, off the clock.
+    // The share of flips that leave the labels inexact (coarse): flip one more cell at a
+    // time, off the clock.
     for (const auto c : kinds) touch(m, c);
     for (int k = 0; k < 8; ++k) {
       const point p{g.below(m.width()), g.below(m.height())};
@@ -160,7 +162,7 @@ int main(int argc, char** argv) {
   maps.push_back({"random 2048, 30%", lddb::make_random_map(2048, 2048, 30, 1)});
   maps.push_back({"rooms 2048", lddb::make_rooms_map(2048, 2048, 16, 1)});
 
-  std::printf("| map | build, 4-connected (ms) | build, 8-connected (ms) | labels (MB, both) | set_blocked, no labels (ns) | set_blocked, labels current (ns) | flips that stale (%%) |\n");
+  std::printf("| map | build, 4-connected (ms) | build, 8-connected (ms) | labels (MB, both) | set_blocked, no labels (ns) | set_blocked, labels current (ns) | flips that leave them coarse (%%) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (const named& n : maps) {
     const double b4 = build_ms(n.map, lddb::connectivity::four), b8 = build_ms(n.map, lddb::connectivity::eight);
