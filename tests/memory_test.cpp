@@ -147,7 +147,9 @@ TEST(memory, AStaticMapWithItsDefaultPreparationStaysWithin16BytesACell) {
   const lddb::database& db = *opened.db;
 
   const long long base = resident();
-  ASSERT_TRUE(reset_peak()) << "cannot reset the peak resident set (/proc/self/clear_refs)";
+  // Where the peak cannot be reset it counts from the process's start: ctest runs each test
+  // in a process of its own, and the other test here peaks lower.
+  if (!reset_peak()) std::printf("the peak counts from the process's start (no /proc/self/clear_refs)\n");
   grid_map map = lddb::make_maze_map(2048, 2048, 16, 11);  // a map where landmarks pay
   lddb::prepare_options po;
   po.mode = lddb::prepare_mode::complete;
