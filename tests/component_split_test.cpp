@@ -21,6 +21,7 @@
 #include "lddb/prepare.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
+#include "lddb/unit.hpp"
 #include "test_rng.hpp"
 
 namespace {
@@ -291,6 +292,37 @@ TEST(ComponentSplit, SearchesReadCoarseLabels) {
     const std::vector<int> id = flood(m, connectivity::four, firsts);
     EXPECT_NE(id[static_cast<std::size_t>(left.y * n + left.x)], id[static_cast<std::size_t>(right.y * n + right.x)]);
   }
+}
+
+// The same for a unit's view: a 2 x 2 unit's searches read its view's labels, and
+// prepare_step on the map settles them too.
+TEST(ComponentSplit, UnitViewsSettleToo) {
+  constexpr int n = 600;
+  const lddb::rule octile = lddb::rule::octile();
+  grid_map m(n, n, 4);
+  lddb::search_context ctx;
+  lddb::search_options o;
+  o.unit.size = 2;
+  const lddb::point left{10, 10}, right{n - 10, 10};
+  ASSERT_EQ(lddb::astar(octile, m, left, right, o, ctx).status, lddb::search_status::found);  // builds the view
+  const grid_map& view = lddb::unit_view(octile, m, o.unit);
+  ASSERT_TRUE(view.components_current(connectivity::four));
+  for (int y = 0; y + 2 < n; ++y) m.set_blocked(n / 2, y, true);  // a wall, a gap of 2 at the bottom
+  EXPECT_TRUE(view.components_current(connectivity::four));
+  m.set_blocked(n / 2, n - 2, true);  // too narrow for the unit now
+  ASSERT_FALSE(view.components_current(connectivity::four));
+
+  lddb::search_result r = lddb::astar(octile, m, left, right, o, ctx);
+  EXPECT_EQ(r.status, lddb::search_status::no_path);
+  EXPECT_GT(r.stats.expanded, 0u);
+  EXPECT_FALSE(view.components_current(connectivity::four)) << "a query rebuilt the view's labels";
+  lddb::prepare_step(m);
+  EXPECT_TRUE(view.components_current(connectivity::four)) << "prepare_step left the view's labels coarse";
+  r = lddb::astar(octile, m, left, right, o, ctx);
+  EXPECT_EQ(r.status, lddb::search_status::no_path);
+  EXPECT_EQ(r.stats.expanded, 0u);
+  o.unit.size = 1;  // a cell still passes
+  EXPECT_EQ(lddb::astar(octile, m, left, right, o, ctx).status, lddb::search_status::found);
 }
 
 // A door shut and opened thousands of times: each shutting splits off a room with a new id,

@@ -13,8 +13,9 @@
 // coarse: cells of one component still share a root, but one root may now hold parts that
 // split apart. Coarse labels search round no further blocked cell (those searches could
 // not make them exact, and seeds of parts already apart would each walk to the budget: a
-// whole-map switch's later patches cost 5 times as much); frees still join. Coarse labels still prove two cells apart, which is all a query's check
-// needs; same_component, which answers exactly, rebuilds them first. A search that ran out
+// whole-map switch's later patches cost 5 times as much); frees still join. Coarse labels
+// still prove two cells apart, which is all a query's check needs; same_component, which
+// answers exactly, rebuilds them first. A search that ran out
 // of cells on them (it has just paid a whole component) has the next prepare_step rebuild
 // them, at a fraction of that, so that later queries to an unreachable goal are answered at
 // once; not the next query, so that what a query finds never depends on the order of the
@@ -376,14 +377,15 @@ struct detail::component_access {
     if (l.kept() && l.coarse) l.ran_out = true;
   }
   static void settle(const grid_map& m) {
-    grid_map::components* cs = m.components_.get();
-    if (!cs) return;
-    const std::lock_guard<std::mutex> guard(cs->lock);
-    for (int k = 0; k < 2; ++k) {
-      grid_map::components::labels& l = cs->of[static_cast<std::size_t>(k)];
-      if (l.ran_out && l.kept() && l.coarse) grid_map::components::rebuild(m, static_cast<connectivity>(k), l);
-      l.ran_out = false;
+    if (grid_map::components* cs = m.components_.get()) {
+      const std::lock_guard<std::mutex> guard(cs->lock);
+      for (int k = 0; k < 2; ++k) {
+        grid_map::components::labels& l = cs->of[static_cast<std::size_t>(k)];
+        if (l.ran_out && l.kept() && l.coarse) grid_map::components::rebuild(m, static_cast<connectivity>(k), l);
+        l.ran_out = false;
+      }
     }
+    m.settle_view_labels();  // a unit's searches read its view's labels
   }
 };
 

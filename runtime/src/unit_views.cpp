@@ -48,6 +48,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "component_labels.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/unit.hpp"
 
@@ -73,6 +74,11 @@ grid_map::unit_views_handle& grid_map::unit_views_handle::operator=(const unit_v
 
 // Read only while the map changes, which no query may overlap (lddb/grid.hpp).
 bool grid_map::views_built() const { return views_.p && !views_.p->list.empty(); }
+
+void grid_map::settle_view_labels() const {
+  if (!views_built()) return;
+  for (const auto& v : views_.p->list) settle_labels(v->map);
+}
 
 void grid_map::views_follow_block_size() {
   if (!views_built()) return;
