@@ -140,6 +140,7 @@ search_result astar(const rule& r, const grid_map& map, point start, point goal,
 
 void astar(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
            search_context& ctx, search_result& res) {
+  res.searched = search_kind::astar;
   if (on_unit_view(r, map, asked, res, [&](const grid_map& view, const search_options& o) {
         astar(r, view, start, goal, o, ctx, res);
       }))

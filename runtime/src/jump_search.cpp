@@ -333,6 +333,7 @@ search_result jump_point_search(const rule& r, const grid_map& map, point start,
 
 void jump_point_search(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
                        search_context& ctx, search_result& res) {
+  res.searched = search_kind::jump_point_search;
   if (on_unit_view(r, map, asked, res, [&](const grid_map& view, const search_options& o) {
         jump_point_search(r, view, start, goal, o, ctx, res);
       }))

@@ -193,6 +193,22 @@ const char* heuristic_name(heuristic_kind h) {
   return "unknown";
 }
 
+const char* search_kind_name(search_kind k) {
+  switch (k) {
+    case search_kind::block_astar:
+      return "block_astar";
+    case search_kind::jump_point_search:
+      return "jump_point_search";
+    case search_kind::astar:
+      return "astar";
+    case search_kind::theta_star:
+      return "theta_star";
+    case search_kind::lazy_theta_star:
+      return "lazy_theta_star";
+  }
+  return "unknown";
+}
+
 const char* search_status_name(search_status s) {
   switch (s) {
     case search_status::found:

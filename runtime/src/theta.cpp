@@ -266,6 +266,7 @@ void theta_rule(const rule& r, const grid_map& map, point start, point goal, con
 template <bool Lazy>
 void theta_search(const char* name, const rule& r, const grid_map& map, point start, point goal,
                   const search_options& asked, search_context& ctx, search_result& res) {
+  res.searched = Lazy ? search_kind::lazy_theta_star : search_kind::theta_star;
   if (on_unit_view(r, map, asked, res, [&](const grid_map& view, const search_options& o) {
         theta_search<Lazy>(name, r, view, start, goal, o, ctx, res);
       }))

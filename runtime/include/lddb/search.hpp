@@ -55,6 +55,15 @@ enum class search_status : std::uint8_t {
 };
 const char* search_status_name(search_status s);
 
+// Which search answered a query, and so what its search_stats count: Block A* expands
+// blocks and open squares, jump point search jump points (for any-angle, on the cells, the
+// path then pulled tight), A* cells, Theta* and Lazy Theta* vertices. block_astar hands a
+// query to jump point search where the map's preparation chose it
+// (block_astar_answers_by_jumps), and jump point search an any-angle query to Theta* where
+// squeeze=allowed meets a double corner.
+enum class search_kind : std::uint8_t { block_astar, jump_point_search, astar, theta_star, lazy_theta_star };
+const char* search_kind_name(search_kind k);
+
 struct search_stats {
   std::uint64_t expanded = 0;   // nodes popped for expansion: blocks or open squares (Block A*), cells or vertices
   std::uint64_t generated = 0;  // points whose g-value improved
@@ -89,6 +98,7 @@ struct search_result {
   // whatever the rule charges for it (see `cost`).
   double length = 0;
   search_stats stats;  // los_checks include those of smoothing
+  search_kind searched = search_kind::block_astar;  // the search that answered (set by each call)
   // Blocks (Block A*) or cells/vertices (others) the search expanded, for pictures;
   // filled only when search_options::record_expanded is set.
   std::vector<point> expanded;

@@ -295,6 +295,7 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
   block_query& q = impl.block->query;
   q.active = false;
   r.clear();
+  r.searched = search_kind::block_astar;
   if (options.expected_rule && !(*options.expected_rule == db.movement())) {
     r.status = search_status::rule_mismatch;
     db.check_rule(*options.expected_rule, &r.message);
@@ -321,6 +322,7 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
 void continue_query(search_context& ctx, std::uint64_t max_expansions, search_result& r) {
   auto& impl = ctx.state();
   r.clear();
+  r.searched = search_kind::block_astar;
   if (!impl.block || !impl.block->query.active) {
     r.status = search_status::no_path;
     r.message = "block_astar_continue: no query in progress in this context (call block_astar_begin first)";
@@ -386,6 +388,7 @@ bool block_astar_answers_by_jumps(const database& db, const grid_map& map, const
 
 void block_astar(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  search_context& ctx, search_result& out) {
+  out.searched = search_kind::block_astar;
   // A unit's view has no preparation of its own: the map's choice of jumps holds for it.
   if (on_unit_view(db.movement(), map, options, out, [&](const grid_map& view, search_options o) {
         if (!o.jumps) o.jumps = block_astar_answers_by_jumps(db, map, options);
