@@ -105,6 +105,11 @@ bool on_unit_view(const rule& r, const grid_map& map, const search_options& opti
   return true;
 }
 
+// The searches reach a context's state through this; callers of the library do not.
+struct detail::context_access {
+  static search_context::impl& state(search_context& ctx) { return *ctx.impl_; }
+};
+
 struct search_context::impl {
   block_search_state* block = nullptr;  // created on first use by block_astar
   node_search_state* node = nullptr;    // created on first use by the reference searches

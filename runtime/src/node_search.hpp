@@ -441,12 +441,12 @@ struct jump_search_state : basic_node_state<paged_records> {};    // jump point 
 
 // The context's reference-search state, created on first use.
 inline node_search_state& node_state(search_context& ctx) {
-  search_context::impl& im = ctx.state();
+  auto& im = detail::context_access::state(ctx);
   if (!im.node) im.node = new node_search_state();
   return *im.node;
 }
 inline jump_search_state& jump_state(search_context& ctx) {
-  search_context::impl& im = ctx.state();
+  auto& im = detail::context_access::state(ctx);
   if (!im.jump) im.jump = new jump_search_state();
   return *im.jump;
 }

@@ -26,6 +26,9 @@
 namespace lddb {
 
 class landmark_set;  // lddb/landmarks.hpp
+namespace detail {
+struct context_access;  // runtime/src/context.hpp
+}
 
 // Distances in open space: zero; Manhattan (dx + dy); octile (the cheaper axis's steps at
 // the rule's diagonal cost, the octile rule's own, sqrt 2 for the other rules, the rest
@@ -304,10 +307,10 @@ class search_context {
   // bytes a cell, written after the others while reserve_options::prefault_bytes allows).
   // Also builds the map's component labels.
   void reserve(const rule& r, const grid_map& map, const reserve_options& options = {});
-  struct impl;
-  impl& state() { return *impl_; }
 
  private:
+  friend struct detail::context_access;  // the searches' state (runtime/src/context.hpp)
+  struct impl;
   std::unique_ptr<impl> impl_;
 };
 

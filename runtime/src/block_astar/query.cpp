@@ -290,7 +290,7 @@ void run_slice(block_search& search, block_query& q, std::uint64_t max_expansion
 // Begins a query; sliced: block_astar_begin, which stops there, else the whole query.
 void begin_query(const database& db, const grid_map& map, point start, point goal, const search_options& options,
                  bool sliced, search_context& ctx, search_result& r) {
-  auto& impl = ctx.state();
+  auto& impl = detail::context_access::state(ctx);
   if (!impl.block) impl.block = new block_search_state();
   block_query& q = impl.block->query;
   q.active = false;
@@ -320,7 +320,7 @@ void begin_query(const database& db, const grid_map& map, point start, point goa
 }
 
 void continue_query(search_context& ctx, std::uint64_t max_expansions, search_result& r) {
-  auto& impl = ctx.state();
+  auto& impl = detail::context_access::state(ctx);
   r.clear();
   r.searched = search_kind::block_astar;
   if (!impl.block || !impl.block->query.active) {
