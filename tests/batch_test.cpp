@@ -257,6 +257,40 @@ TEST_F(batch, EachQueryItsOwnUnit) {
 
 // ----------------------------------------------------------------------------- edge cases
 
+// Where a change split the map past what its component labels follow (they are coarse:
+// lddb/grid.hpp, same_component), a query to the other side walks its own side; none of
+// them makes the labels exact for the next. So every thread count, and the queries in
+// reverse order, give each query the same result, its statistics included.
+TEST_F(batch, CoarseLabelsLeaveNoQueryDependingOnAnother) {
+  const auto& db = dbs_[1];  // octile
+  ASSERT_TRUE(db);
+  constexpr int n = 256;
+  grid_map map(n, n, 4);
+  const lddb::search_options opt(lddb::default_heuristic(db->movement()));
+  lddb::search_context ctx;
+  ASSERT_TRUE(lddb::block_astar(*db, map, {0, 0}, {n - 1, n - 1}, opt, ctx).found());  // builds the labels
+  for (int y = 0; y < n; ++y) map.set_blocked(n / 2, y, true);  // the last cell splits it: past the budget
+  ASSERT_FALSE(map.components_current(lddb::connectivity::four));
+  std::vector<query> qs;
+  for (int i = 0; i < 24; ++i)
+    qs.push_back({{3 + 5 * i, 7 * i + 1}, {i % 2 == 0 ? n - 4 - 3 * i : n / 2 - 3 - i, 9 * i + 2}});
+  const std::vector<search_result> want = solve_alone(*db, map, qs, opt);
+  int apart = 0;
+  for (const search_result& r : want) apart += r.status == lddb::search_status::no_path && r.stats.expanded > 0;
+  EXPECT_EQ(apart, 12) << "queries across the wall walk their side";
+  std::vector<query> reversed(qs.rbegin(), qs.rend());
+  std::vector<search_result> back = solve_alone(*db, map, reversed, opt);
+  std::reverse(back.begin(), back.end());
+  EXPECT_EQ(expect_same(back, want, qs, "the queries in reverse order"), 0);
+  for (unsigned threads : {1u, 2u}) {
+    batch_solver solver(threads);
+    std::vector<search_result> got(qs.size());
+    solver.solve(*db, map, qs, opt, got);
+    EXPECT_EQ(expect_same(got, want, qs, std::to_string(threads) + " thread(s)"), 0);
+  }
+  EXPECT_FALSE(map.components_current(lddb::connectivity::four));
+}
+
 TEST_F(batch, AnEmptyBatchDoesNothing) {
   const grid_map map(16, 16);
   const auto& db = dbs_[1];
