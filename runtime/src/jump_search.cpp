@@ -53,7 +53,7 @@
 
 #include "cell_runs.hpp"
 #include "context.hpp"
-#include "heuristic.hpp"
+#include "lower_bounds.hpp"
 #include "jump_scan.hpp"
 #include "lddb/moves.hpp"
 #include "lddb/prepare.hpp"

@@ -16,7 +16,7 @@
 #include <type_traits>
 
 #include "lddb/landmarks.hpp"
-#include "node_search.hpp"
+#include "move_tables.hpp"
 
 namespace lddb::landmark_dial {
 

@@ -13,7 +13,7 @@
 
 #include "lddb/format.hpp"
 #include "component_labels.hpp"
-#include "heuristic.hpp"
+#include "lower_bounds.hpp"
 #include "lddb/splitmix.hpp"
 #include "prepared.hpp"
 

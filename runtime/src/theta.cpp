@@ -38,7 +38,7 @@
 
 #include "context.hpp"
 #include "prepared.hpp"
-#include "heuristic.hpp"
+#include "lower_bounds.hpp"
 #include "lddb/search.hpp"
 #include "node_search.hpp"
 #include "lddb/moves.hpp"

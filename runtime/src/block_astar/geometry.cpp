@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "../heuristic.hpp"
+#include "../lower_bounds.hpp"
 
 namespace lddb::block_astar_impl {
 

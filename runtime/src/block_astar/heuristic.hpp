@@ -8,7 +8,7 @@
 #include <concepts>
 #include <cstdint>
 
-#include "../heuristic.hpp"
+#include "../lower_bounds.hpp"
 #include "lddb/point.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"

@@ -4,7 +4,7 @@
 
 #include "lddb/moves.hpp"
 #include "lddb/segments.hpp"
-#include "../heuristic.hpp"
+#include "../lower_bounds.hpp"
 
 namespace lddb::block_astar_impl {
 

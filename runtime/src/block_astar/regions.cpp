@@ -7,7 +7,7 @@
 #include "lddb/moves.hpp"
 #include "lddb/segments.hpp"
 #include "lddb/stored_cost.hpp"
-#include "../heuristic.hpp"
+#include "../lower_bounds.hpp"
 
 namespace lddb::block_astar_impl {
 

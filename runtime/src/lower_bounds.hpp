@@ -1,4 +1,5 @@
-// Private: heuristics in fixed-point cost units, shared by every search.
+// Private: heuristics in fixed-point cost units (lower bounds on a path's cost), shared by
+// every search; Block A*'s own use of them is in block_astar/heuristic.hpp.
 #pragma once
 
 #include <array>
