@@ -13,6 +13,10 @@
 //   Narrow.BadUnit                  a unit coarser than a straight move, or too fine for 16
 //                                   bits to hold one, is refused
 //   Narrow.TinyMaps                 one free cell, a single row: a unit that holds a move
+//   Narrow.APartialSetReadsItsCompleteLandmarksOnly
+//                                   between slices of a build, the bound is the one of the
+//                                   landmarks complete so far (the next column fills in place)
+//   Narrow.OneColumn                a map one cell wide: every point reached
 //   Plan.LandmarksSizedByMemory     8 landmarks of 32 bits up to 1024 x 1024, then 16 bits
 //                                   and fewer: the tables within kLandmarkBytes; prepare
 //                                   builds what the plan says
@@ -166,6 +170,53 @@ TEST(Narrow, TinyMaps) {
     const landmark_set b = landmark_set::build(r, row, 1, lddb::landmark_placement::farthest, 1, landmark_width::bits16);
     if (r.on_vertices()) continue;  // vertices: the scaled bound of lddb/landmarks.hpp
     EXPECT_NEAR(lddb::cost_to_double(b.lower_bound({0, 0}, {39, 0})), 39.0, 0.01) << r.name();
+  }
+}
+
+// A 16-bit set's landmark searches in its own column, so while it is built in slices that
+// column holds distances not yet final. A set read between slices (landmark_builder::
+// partial, what the searches read while the preparation builds) must bound exactly as the
+// set of its complete landmarks would, and never above the oracle's least cost.
+TEST(Narrow, APartialSetReadsItsCompleteLandmarksOnly) {
+  int compared = 0, mid_column = 0;
+  for (int i = 0; i < 6; ++i) {
+    const rule r = i % 2 == 0 ? rule::octile() : rule::any_angle();
+    const grid_map map = generated_map(i, r.on_vertices() ? 12 : 40, r.on_vertices() ? 11 : 36);
+    if (!has_free(map, 2)) continue;
+    const oracle::grid og = lddb_test::to_oracle(map);
+    lddb::landmark_builder b(r, map, 3, lddb::landmark_placement::farthest, 7, landmark_width::bits16);
+    lddb_test::rng g{static_cast<std::uint64_t>(i) + 3};
+    while (!b.step(37)) {
+      const landmark_set& partial = b.partial();
+      ASSERT_EQ(partial.complete(), b.built());
+      if (b.built() == 0) continue;
+      ++mid_column;
+      const landmark_set prefix = landmark_set::build(
+          r, map, std::vector<point>(partial.points().begin(), partial.points().end()), landmark_width::bits16,
+          partial.unit_cost());
+      for (int q = 0; q < 6; ++q) {
+        const point a = lddb_test::random_free_cell(g, map), c = lddb_test::random_free_cell(g, map);
+        ASSERT_EQ(partial.lower_bound(a, c), prefix.lower_bound(a, c)) << r.name() << " map " << i;
+        const double exact = oracle::least_cost(r, og, a, c);
+        if (std::isfinite(exact)) {
+          EXPECT_LE(lddb::cost_to_double(partial.lower_bound(a, c)), exact + kEps);
+        }
+        ++compared;
+      }
+    }
+    EXPECT_EQ(b.take().complete(), 3);
+  }
+  EXPECT_GT(mid_column, 20) << "the slices should stop inside a column";
+  EXPECT_GT(compared, 100);
+}
+
+// A map one cell wide: the tables' tiles hold one column of points.
+TEST(Narrow, OneColumn) {
+  grid_map map(1, 40, 4);
+  for (const rule& r : {rule::tile(), rule::octile()}) {
+    const landmark_set set = landmark_set::build(r, map, 1, lddb::landmark_placement::farthest, 1, landmark_width::bits16);
+    for (int y = 0; y < 40; ++y) ASSERT_NE(set.distance({0, y}, 0), landmark_set::kUnreached) << r.name() << " row " << y;
+    EXPECT_NEAR(lddb::cost_to_double(set.lower_bound({0, 0}, {0, 39})), 39.0, 0.01) << r.name();
   }
 }
 

@@ -31,7 +31,7 @@ std::optional<landmark_placement> parse_landmark_placement(std::string_view text
 cost_t landmark_set::lower_bound(point a, point b) const {
   if (count_ == 0 || !has_point(a) || !has_point(b)) return 0;
   std::uint32_t best = 0;
-  for (int i = 0; i < count_; ++i) {
+  for (int i = 0; i < complete(); ++i) {
     const std::uint32_t da = distance(a, i), db = distance(b, i);
     if (da == kUnreached || db == kUnreached) continue;
     const std::uint32_t d = da > db ? da - db : db - da;
@@ -130,6 +130,7 @@ struct landmark_builder::state {
   phase at = phase::probe;
   int placed = 0;  // landmarks whose search is over and whose table is filled
   std::size_t tiled = 0;  // table entries a landmark (the tables: at the first placement)
+  std::size_t source = 0;  // the point of the landmark under way
   std::uint64_t stride_reciprocal = 0;  // ceil(2^64 / stride), for column_entry
   std::vector<point> given;  // landmarks placed by the caller
   bool units_chosen = true;  // false: a 16-bit set whose unit the probe decides
@@ -161,7 +162,9 @@ struct landmark_builder::state {
     // i / stride as a multiply by a reciprocal (exact while i x stride < 2^64): a division
     // at every look would cost the build a tenth more instructions.
     __extension__ using wide_product = unsigned __int128;
-    const auto y = static_cast<std::size_t>((static_cast<wide_product>(i) * stride_reciprocal) >> 64);
+    const std::size_t y = stride_reciprocal == 0  // a stride of 1: 2^64 does not fit
+                              ? i
+                              : static_cast<std::size_t>((static_cast<wide_product>(i) * stride_reciprocal) >> 64);
     const point p{static_cast<int>(i - y * static_cast<std::size_t>(set.stride_)), static_cast<int>(y)};
     return set.narrow_[set.slot(p) * static_cast<std::size_t>(count) + static_cast<std::size_t>(placed)];
   }
@@ -438,7 +441,7 @@ bool landmark_builder::step(std::uint64_t work) {
             s.set.narrow_.assign(s.tiled * static_cast<std::size_t>(s.count), landmark_set::kUnreached16);
           }
         }
-        s.set.points_.push_back(s.at_index(l));
+        s.source = l;  // a landmark joins points_ once its column is complete (partial())
         s.at = phase::search;
         if (wide)
           s.start_search(l);
@@ -449,6 +452,7 @@ bool landmark_builder::step(std::uint64_t work) {
       }
       case phase::search: {
         if (!s.run_search(work)) return false;
+        s.set.points_.push_back(s.at_index(s.source));
         if (s.set.width_ == landmark_width::bits32) {  // a 16-bit column is written already
           const std::size_t k = static_cast<std::size_t>(s.count);
           const bool first = s.placed == 0;

@@ -74,7 +74,7 @@ class landmark_bound {
     if (set == nullptr || !set->has_point(goal) || !set->has_point(start)) return;
     // Rank the landmarks that reach both ends by their bound at the start (larger first,
     // then by index), keeping kActive.
-    for (int i = 0; i < set->size(); ++i) {
+    for (int i = 0; i < set->complete(); ++i) {
       const std::uint32_t g = set->distance(goal, i), s = set->distance(start, i);
       if (g == landmark_set::kUnreached || s == landmark_set::kUnreached) continue;
       const std::uint32_t v = g > s ? g - s : s - g;

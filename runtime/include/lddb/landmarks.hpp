@@ -139,8 +139,11 @@ class landmark_set {
   int size() const { return count_; }
   bool empty() const { return count_ == 0; }
   const rule& rule_of() const { return rule_; }
-  // The landmarks: cells for tile and octile, vertices for any-angle.
+  // The landmarks: cells for tile and octile, vertices for any-angle. A set still being
+  // built (landmark_builder::partial) lists those whose tables are complete; the bound
+  // reads no other (a 16-bit set's next column fills in place, its entries not yet final).
   const std::vector<point>& points() const { return points_; }
+  int complete() const { return static_cast<int>(points_.size()); }
   // Built from this map object with no cell freed since (blocking keeps it admissible).
   bool current_for(const grid_map& map) const {
     return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_;
