@@ -7,6 +7,8 @@
 //                  between queries
 //   AStar          cost = A*'s, on 60 larger maps (rooms, corridors, scattered cells) with
 //                  blocks and frees between queries, widths across the 64-cell words
+//   WeightedOracle weight 1.5 and 3 on 200 generated maps: legal paths, within weight times
+//                  the oracle's least cost, found exactly when the oracle finds one
 //   Options        budget, weight, smoothing, landmarks, record_expanded, no path
 //   Refused        the rules it does not search, bad endpoints, start == goal
 //   Scenario       the scenario files' optimal lengths on the benchmark maps
@@ -152,6 +154,45 @@ TEST(JumpSearch, Oracle) {
   }
   EXPECT_GT(found, 1000);
   EXPECT_GT(none, 20);
+}
+
+// Weighted (search_options::weight): a legal path found exactly when the oracle finds one,
+// never shorter than the oracle's least cost and at most weight times it.
+TEST(JumpSearch, WeightedOracle) {
+  std::mt19937_64 rng(4242);
+  search_context ctx;
+  int found = 0, longer = 0;
+  for (int m = 0; m < 200; ++m) {
+    const rule& r = m % 3 == 1 ? kOctile15 : m % 3 == 2 ? kTile : kOctile;
+    const int w = std::uniform_int_distribution<int>(2, 48)(rng), h = std::uniform_int_distribution<int>(2, 36)(rng);
+    lddb_test::test_map t = generated(rng, w, h);
+    search_options o;
+    o.weight = m % 2 == 0 ? 1.5 : 3.0;
+    for (int q = 0; q < 5; ++q) {
+      if (q > 0) change_some(rng, t, q);
+      const point s = random_free(rng, t.map), g = random_free(rng, t.map);
+      if (s.x < 0 || g.x < 0) continue;
+      const search_result res = lddb::jump_point_search(r, t.map, s, g, o, ctx);
+      const double best = oracle::least_cost(r, t.grid, s, g);
+      if (std::isinf(best)) {
+        ASSERT_EQ(res.status, search_status::no_path) << t.describe() << pt(s) << "->" << pt(g);
+        continue;
+      }
+      ASSERT_EQ(res.status, search_status::found) << res.message << "\n" << t.describe();
+      const double cost = lddb::cost_to_double(res.cost);
+      EXPECT_GE(cost, best - 1e-6) << r.name() << " " << pt(s) << "->" << pt(g);
+      EXPECT_LE(cost, o.weight * best + 1e-6) << r.name() << " weight " << o.weight << " " << pt(s) << "->" << pt(g)
+                                                << "\n" << t.describe();
+      const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
+      ASSERT_TRUE(rep.ok) << rep.why << "\n" << t.describe();
+      ASSERT_EQ(res.path.front(), s);
+      ASSERT_EQ(res.path.back(), g);
+      ++found;
+      longer += cost > best + 1e-6;
+    }
+  }
+  EXPECT_GT(found, 600);
+  EXPECT_GT(longer, 0) << "no weighted path was longer than the optimum: the weight did nothing here";
 }
 
 TEST(JumpSearch, AStar) {
