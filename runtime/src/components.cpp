@@ -7,8 +7,9 @@
 //   - blocking a cell splits nothing when its free neighbours stay joined through the 8
 //     cells around it (a path through it can go round it); otherwise searches from those
 //     neighbours find any part that split off and give it a new id (split_search);
-//   - a rectangle's change joins as it goes, and searches round the cells it blocked once
-//     it is written.
+//   - a rectangle's change joins as it goes and, once it is written, floods the box round
+//     the cells it blocked (joined_in_box), searching round them only where that box does
+//     not join all their free neighbours.
 // A search that grows past its budget puts back what it wrote and leaves the labels
 // coarse: cells of one component still share a root, but one root may now hold parts that
 // split apart. Coarse labels search round no further blocked cell (those searches could
@@ -301,12 +302,70 @@ struct grid_map::components {
       const auto c = static_cast<connectivity>(k);
       seeds.clear();
       for (const std::int32_t cell : batch_blocked) add_seeds(m, c, cell, seeds);
+      if (seeds.empty() || joined_in_box(m, c, 4 * l.budget)) continue;
       if (!split.run(m, c, seeds, l.cells, l.ids, l.budget)) l.coarse = true;
       if (l.ids.parent.size() > l.id_limit) l.stale = true;
     }
     batch_blocked.clear();
     batch_overflow = false;
   }
+
+  // Are all `seeds` joined through free cells of the box round the batch's blocked cells,
+  // one cell wider each way (at most `limit` cells)? Then nothing split off, for each part
+  // that did would hold a seed: a flood of the box instead of searches round it (a
+  // building on open ground, the common patch, where those searches visited a thousand
+  // cells or more, one at a time each).
+  bool joined_in_box(const grid_map& m, connectivity c, std::size_t limit) {
+    const int w = m.width(), h = m.height();
+    int x0 = w, y0 = h, x1 = -1, y1 = -1;
+    for (const std::int32_t cell : batch_blocked) {
+      const int x = cell % w, y = cell / w;
+      x0 = std::min(x0, x);
+      y0 = std::min(y0, y);
+      x1 = std::max(x1, x);
+      y1 = std::max(y1, y);
+    }
+    x0 = std::max(0, x0 - 1);
+    y0 = std::max(0, y0 - 1);
+    x1 = std::min(w - 1, x1 + 1);
+    y1 = std::min(h - 1, y1 + 1);
+    const int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+    if (static_cast<std::size_t>(bw) * static_cast<std::size_t>(bh) > limit) return false;
+    enum : std::uint8_t { unseen, seed, reached };
+    box.assign(static_cast<std::size_t>(bw) * static_cast<std::size_t>(bh), unseen);
+    const auto at = [&](int x, int y) -> std::uint8_t& {
+      return box[static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(bw) + static_cast<std::size_t>(x - x0)];
+    };
+    std::size_t left = 0;  // seeds not reached yet
+    for (const std::int32_t cell : seeds) {
+      std::uint8_t& b = at(cell % w, cell / w);
+      if (b == unseen) {
+        b = seed;
+        ++left;
+      }
+    }
+    flood.clear();
+    flood.push_back(seeds.front());
+    at(seeds.front() % w, seeds.front() / w) = reached;
+    --left;
+    const int steps = c == connectivity::eight ? 8 : 4;
+    for (std::size_t head = 0; head < flood.size() && left > 0; ++head) {
+      const int x = flood[head] % w, y = flood[head] / w;
+      for (int d = 0; d < steps; ++d) {
+        const int nx = x + kNeighbour[d][0], ny = y + kNeighbour[d][1];
+        if (nx < x0 || ny < y0 || nx > x1 || ny > y1 || m.blocked(nx, ny)) continue;
+        std::uint8_t& b = at(nx, ny);
+        if (b == reached) continue;
+        if (b == seed) --left;
+        b = reached;
+        flood.push_back(ny * w + nx);
+      }
+    }
+    return left == 0;
+  }
+  static constexpr int kNeighbour[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+  std::vector<std::uint8_t> box;
+  std::vector<std::int32_t> flood;
 };
 
 void grid_map::components_deleter::operator()(components* c) const { delete c; }
