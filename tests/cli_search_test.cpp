@@ -190,17 +190,19 @@ TEST_F(cli_search, SolveEveryAlgorithmGivesACheckedOptimalOrValidPath) {
     std::string args;
     lddb::rule rule;
     bool optimal;
+    std::string searched;  // search_result::searched; "": Block A*, or the jumps it hands over to
   };
   const std::vector<c> cases{
-      {"--algo astar", lddb::rule::octile(), true},
-      {"--algo astar --rule tile", lddb::rule::tile(), true},
-      {"--lddb " + db("octile-3.lddb"), lddb::rule::octile(), true},
-      {"--lddb " + db("tile-3.lddb"), lddb::rule::tile(), true},
-      {"--algo theta", lddb::rule::any_angle(), false},
-      {"--algo lazy-theta --heuristic zero", lddb::rule::any_angle(), false},
-      {"--lddb " + db("any-angle-3.lddb"), lddb::rule::any_angle(), false},
-      {"--lddb " + db("any-angle-3.lddb") + " --smooth", lddb::rule::any_angle(), false},
-      {"--lddb " + db("octile-3.lddb") + " --smooth", lddb::rule::octile(), true},
+      {"--algo astar", lddb::rule::octile(), true, "astar"},
+      {"--algo astar --rule tile", lddb::rule::tile(), true, "astar"},
+      {"--lddb " + db("octile-3.lddb"), lddb::rule::octile(), true, ""},
+      {"--lddb " + db("tile-3.lddb"), lddb::rule::tile(), true, ""},
+      {"--algo theta", lddb::rule::any_angle(), false, "theta_star"},
+      {"--algo lazy-theta --heuristic zero", lddb::rule::any_angle(), false, "lazy_theta_star"},
+      {"--lddb " + db("any-angle-3.lddb"), lddb::rule::any_angle(), false, ""},
+      {"--lddb " + db("any-angle-3.lddb") + " --smooth", lddb::rule::any_angle(), false, ""},
+      {"--lddb " + db("octile-3.lddb") + " --smooth", lddb::rule::octile(), true, ""},
+      {"--algo jps", lddb::rule::octile(), true, "jump_point_search"},
   };
   for (const c& k : cases) {
     SCOPED_TRACE(k.args);
@@ -221,6 +223,8 @@ TEST_F(cli_search, SolveEveryAlgorithmGivesACheckedOptimalOrValidPath) {
       EXPECT_GE(got, best - 1e-6);  // any-angle: never shorter than the optimum
     }
     EXPECT_GT(j["expanded"].get<int>(), 0);
+    EXPECT_EQ(j["searched"], k.searched.empty() ? (j["jump_point_search"].get<bool>() ? "jump_point_search" : "block_astar")
+                                                : k.searched);
     EXPECT_GE(j["microseconds"].get<double>(), 0.0);
     EXPECT_EQ(j["timed_runs"], 9);  // the time is the median of 9 warm runs
   }

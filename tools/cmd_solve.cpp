@@ -102,6 +102,7 @@ int run_solve(const solve_args& a) {
     j["cost"] = r.found() ? nlohmann::json(cost_to_double(r.cost)) : nlohmann::json(nullptr);
     j["length"] = r.found() ? nlohmann::json(r.length) : nlohmann::json(nullptr);
     j["expanded"] = r.stats.expanded;
+    j["searched"] = search_kind_name(r.searched);  // the search that answered: what `expanded` counts
     j["jump_point_search"] = q.jumps;
     j["generated"] = r.stats.generated;
     j["heap_ops"] = r.stats.heap_ops;
