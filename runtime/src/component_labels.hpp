@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "lddb/point.hpp"
 
 namespace lddb {
 
@@ -54,6 +55,17 @@ using label_table = std::vector<std::int32_t, unwritten_allocator<std::int32_t>>
 constexpr std::int32_t kNoLabel = -1;
 constexpr std::int32_t label_of_id(std::int32_t id) { return -2 - id; }
 constexpr std::int32_t id_of_label(std::int32_t label) { return -2 - label; }
+
+// The searches' reading of a map's labels (components.cpp, a friend of grid_map).
+struct component_access {
+  // True when the labels prove the free cells a and b apart (coarse labels as they are;
+  // missing or stale ones are rebuilt first).
+  static bool apart(const grid_map& m, connectivity c, point a, point b);
+  // A search ran out of cells: coarse labels are flagged for settle.
+  static void exhausted(const grid_map& m, connectivity c);
+  // Rebuilds the flagged coarse labels of the map and of its unit views (settle_labels).
+  static void settle(const grid_map& m);
+};
 
 // Union-find over ids: parent id, or -(ids below it) at a root.
 struct id_forest {

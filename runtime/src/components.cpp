@@ -1,5 +1,5 @@
-// Component labels of a grid_map's free cells (lddb/grid.hpp) and what they say about a
-// query under a rule (lddb/search.hpp).
+// Component labels of a grid_map's free cells (lddb/grid.hpp); what they say about a query
+// under a rule is rule_components.cpp's.
 //
 // Each connectivity has a label a cell (component_labels.hpp: an id, and a union-find over
 // ids), built on first use by a scan of runs and kept by set_blocked:
@@ -34,11 +34,8 @@
 #include <vector>
 
 #include "component_labels.hpp"
-#include "context.hpp"
 #include "lddb/grid.hpp"
-#include "lddb/moves.hpp"
-#include "lddb/search.hpp"
-#include "lddb/segments.hpp"
+#include "lddb/point.hpp"
 
 namespace lddb {
 
@@ -413,40 +410,39 @@ bool grid_map::components_current(connectivity c) const {
   return cs->of[static_cast<std::size_t>(c)].exact();
 }
 
-// The searches' side of the labels: coarse labels serve them as they are.
-struct detail::component_access {
-  // True when the labels prove the free cells a and b apart.
-  static bool apart(const grid_map& m, connectivity c, point a, point b) {
-    grid_map::components* cs = m.components_.get();
-    if (!cs) return false;  // a moved-from map
+// The searches' side of the labels (component_labels.hpp): coarse labels serve them as
+// they are.
+bool detail::component_access::apart(const grid_map& m, connectivity c, point a, point b) {
+  grid_map::components* cs = m.components_.get();
+  if (!cs) return false;  // a moved-from map
+  const std::lock_guard<std::mutex> guard(cs->lock);
+  grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
+  if (!l.kept()) grid_map::components::rebuild(m, c, l);
+  const auto root = [&](point p) {
+    return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x)]));
+  };
+  return root(a) != root(b);
+}
+
+void detail::component_access::exhausted(const grid_map& m, connectivity c) {
+  grid_map::components* cs = m.components_.get();
+  if (!cs) return;
+  const std::lock_guard<std::mutex> guard(cs->lock);
+  grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
+  if (l.kept() && l.coarse) l.ran_out = true;
+}
+
+void detail::component_access::settle(const grid_map& m) {
+  if (grid_map::components* cs = m.components_.get()) {
     const std::lock_guard<std::mutex> guard(cs->lock);
-    grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
-    if (!l.kept()) grid_map::components::rebuild(m, c, l);
-    const auto root = [&](point p) {
-      return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x)]));
-    };
-    return root(a) != root(b);
-  }
-  // A search ran out of cells: coarse labels are to be made exact by settle.
-  static void exhausted(const grid_map& m, connectivity c) {
-    grid_map::components* cs = m.components_.get();
-    if (!cs) return;
-    const std::lock_guard<std::mutex> guard(cs->lock);
-    grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
-    if (l.kept() && l.coarse) l.ran_out = true;
-  }
-  static void settle(const grid_map& m) {
-    if (grid_map::components* cs = m.components_.get()) {
-      const std::lock_guard<std::mutex> guard(cs->lock);
-      for (int k = 0; k < 2; ++k) {
-        grid_map::components::labels& l = cs->of[static_cast<std::size_t>(k)];
-        if (l.ran_out && l.kept() && l.coarse) grid_map::components::rebuild(m, static_cast<connectivity>(k), l);
-        l.ran_out = false;
-      }
+    for (int k = 0; k < 2; ++k) {
+      grid_map::components::labels& l = cs->of[static_cast<std::size_t>(k)];
+      if (l.ran_out && l.kept() && l.coarse) grid_map::components::rebuild(m, static_cast<connectivity>(k), l);
+      l.ran_out = false;
     }
-    m.settle_view_labels();  // a unit's searches read its view's labels
   }
-};
+  m.settle_view_labels();  // a unit's searches read its view's labels
+}
 
 void settle_labels(const grid_map& map) { detail::component_access::settle(map); }
 
@@ -457,59 +453,6 @@ std::size_t grid_map::component_bytes() const {
   std::size_t n = sizeof(components);
   for (const auto& l : cs->of) n += (l.cells.capacity() + l.ids.parent.capacity()) * sizeof(std::int32_t);
   return n;
-}
-
-// ------------------------------------------------------------------ a rule's components
-
-namespace {
-
-// A 2 x 2 grid of cells for asking a rule about one pattern.
-struct probe {
-  unsigned blocked_bits;  // bit y * 2 + x
-  bool blocked(int x, int y) const {
-    if (x < 0 || y < 0 || x > 1 || y > 1) return true;
-    return (blocked_bits >> (y * 2 + x)) & 1u;
-  }
-};
-
-}  // namespace
-
-connectivity connectivity_of(const rule& r) {
-  // Two free cells that share only a corner, both other cells of the 2 x 2 blocked. Where a
-  // rule joins two cells diagonally otherwise, a side cell is free and joins them by edges.
-  const probe crossing{0b1001};  // "#." / ".#": cells (1,0) and (0,1) free
-  if (r.on_vertices()) return segment_legal(r, crossing, 0, 2, 2, 0) ? connectivity::eight : connectivity::four;
-  return step_legal(r, crossing, 1, 0, -1, 1) ? connectivity::eight : connectivity::four;
-}
-
-std::optional<point> component_cell(const rule& r, const grid_map& map, point p) {
-  if (!r.on_vertices()) {
-    if (!map.in_bounds(p.x, p.y) || map.blocked(p.x, p.y)) return std::nullopt;
-    return p;
-  }
-  if (p.x < 0 || p.y < 0 || p.x > map.width() || p.y > map.height()) return std::nullopt;
-  // At a double corner a start or goal keeps to its own cell's side (endpoint_side). Any
-  // other vertex's free cells share an edge with one another.
-  if (endpoint_side(r, map, p.x, p.y) < 0) return std::nullopt;
-  for (const point c : {p, point{p.x - 1, p.y}, point{p.x, p.y - 1}, point{p.x - 1, p.y - 1}})
-    if (!map.blocked(c.x, c.y)) return c;
-  return std::nullopt;
-}
-
-std::optional<bool> same_component(const rule& r, const grid_map& map, point start, point goal) {
-  const std::optional<point> a = component_cell(r, map, start), b = component_cell(r, map, goal);
-  if (!a || !b) return std::nullopt;
-  return map.same_component(connectivity_of(r), a->x, a->y, b->x, b->y);
-}
-
-bool components_apart(const rule& r, const grid_map& map, point start, point goal, const search_options& options) {
-  if (!options.component_check) return false;
-  const std::optional<point> a = component_cell(r, map, start), b = component_cell(r, map, goal);
-  return a && b && detail::component_access::apart(map, connectivity_of(r), *a, *b);
-}
-
-void searched_whole_component(const rule& r, const grid_map& map, const search_options& options) {
-  if (options.component_check) detail::component_access::exhausted(map, connectivity_of(r));
 }
 
 }  // namespace lddb
