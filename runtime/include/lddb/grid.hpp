@@ -30,7 +30,7 @@ namespace lddb {
 
 namespace detail {
 struct preparations;  // runtime/src/prepared.hpp: what lddb::prepare made (lddb/prepare.hpp)
-struct component_access;  // runtime/src/components.cpp: the searches' reading of the labels
+struct component_access;  // runtime/src/component_labels.hpp: the searches' reading of the labels
 }
 
 // Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
