@@ -18,14 +18,6 @@
 #include "lddb/grid.hpp"
 #include "lddb/point.hpp"
 
-namespace lddb {
-
-// Rebuilds the map's labels that a search ran out of cells on while they were coarse
-// (components.cpp): prepare_step calls it, on the thread that owns the map.
-void settle_labels(const grid_map& map);
-
-}  // namespace lddb
-
 namespace lddb::detail {
 
 // Leaves the elements a vector grows by unwritten: the labels' rebuild writes every cell
@@ -56,6 +48,9 @@ constexpr std::int32_t kNoLabel = -1;
 constexpr std::int32_t label_of_id(std::int32_t id) { return -2 - id; }
 constexpr std::int32_t id_of_label(std::int32_t label) { return -2 - label; }
 
+// The steps to a cell's neighbours: the first 4 under connectivity::four, all 8 under eight.
+inline constexpr int kNeighbourSteps[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+
 // The searches' reading of a map's labels (components.cpp, a friend of grid_map).
 struct component_access {
   // True when the labels prove the free cells a and b apart (coarse labels as they are;
@@ -63,7 +58,8 @@ struct component_access {
   static bool apart(const grid_map& m, connectivity c, point a, point b);
   // A search ran out of cells: coarse labels are flagged for settle.
   static void exhausted(const grid_map& m, connectivity c);
-  // Rebuilds the flagged coarse labels of the map and of its unit views (settle_labels).
+  // Rebuilds the flagged coarse labels of the map and of its unit views: prepare_step calls
+  // it, on the thread that owns the map.
   static void settle(const grid_map& m);
 };
 

@@ -106,14 +106,13 @@ bool split_search::run(const grid_map& m, connectivity c, std::span<const std::i
 
   const bool eight = c == connectivity::eight;
   const int steps = eight ? 8 : 4;
-  constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1}, kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   std::vector<std::int32_t>&turn = turn_, &next = next_;  // searches with cells to expand, in turn
   turn.assign(order.begin(), order.end());
   const auto expand = [&](std::int32_t s, search& x) {
     const std::int32_t u = x.cells[x.head++];
     const int ux = u % w, uy = u / w;
     for (int d = 0; d < steps; ++d) {
-      const int vx = ux + kDx[d], vy = uy + kDy[d];
+      const int vx = ux + kNeighbourSteps[d][0], vy = uy + kNeighbourSteps[d][1];
       if (vx < 0 || vy < 0 || vx >= w || vy >= h) continue;
       const std::int32_t v = vy * w + vx;
       std::int32_t& label = cells[static_cast<std::size_t>(v)];

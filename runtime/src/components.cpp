@@ -111,7 +111,7 @@ struct grid_map::components {
     std::size_t budget = 0;    // cells a split's search may visit (split_budget)
     bool stale = false;   // must be rebuilt before they are read (ids past id_limit)
     bool coarse = false;  // a split not followed: apart answers exact, same answers maybe not
-    bool ran_out = false; // a search ran out of cells on coarse labels: settle_labels rebuilds
+    bool ran_out = false; // a search ran out of cells on coarse labels: component_access::settle rebuilds
     bool kept() const { return !cells.empty() && !stale; }
     bool exact() const { return kept() && !coarse; }
   };
@@ -228,6 +228,18 @@ struct grid_map::components {
     l.ids.parent.assign(static_cast<std::size_t>(ids), -1);
     l.id_limit = static_cast<std::size_t>(ids) + l.cells.size() / 8 + 1024;
     l.budget = split_budget(l.cells.size(), parent.size());
+  }
+
+  // Do the free cells a and b have one root under `c`, under the lock? Labels missing or
+  // stale are rebuilt first, and coarse ones too where `exact` (same_component) asks.
+  bool same_root(const grid_map& m, connectivity c, point a, point b, bool exact) {
+    const std::lock_guard<std::mutex> guard(lock);
+    labels& l = of[static_cast<std::size_t>(c)];
+    if (exact ? !l.exact() : !l.kept()) rebuild(m, c, l);
+    const auto root = [&](point p) {
+      return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x)]));
+    };
+    return root(a) == root(b);
   }
 
   // Cells of the searches' seeds, free and beside (x, y) under `c`, in `seeds`.
@@ -349,7 +361,7 @@ struct grid_map::components {
     for (std::size_t head = 0; head < flood.size() && left > 0; ++head) {
       const int x = flood[head] % w, y = flood[head] / w;
       for (int d = 0; d < steps; ++d) {
-        const int nx = x + kNeighbour[d][0], ny = y + kNeighbour[d][1];
+        const int nx = x + detail::kNeighbourSteps[d][0], ny = y + detail::kNeighbourSteps[d][1];
         if (nx < x0 || ny < y0 || nx > x1 || ny > y1 || m.blocked(nx, ny)) continue;
         std::uint8_t& b = at(nx, ny);
         if (b == reached) continue;
@@ -360,7 +372,6 @@ struct grid_map::components {
     }
     return left == 0;
   }
-  static constexpr int kNeighbour[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
   std::vector<std::uint8_t> box;
   std::vector<std::int32_t> flood;
 };
@@ -393,14 +404,7 @@ bool grid_map::components_kept() const {
 bool grid_map::same_component(connectivity c, int ax, int ay, int bx, int by) const {
   if (blocked(ax, ay) || blocked(bx, by)) return false;
   components* cs = components_.get();
-  if (!cs) return false;  // a moved-from map
-  const std::lock_guard<std::mutex> guard(cs->lock);
-  components::labels& l = cs->of[static_cast<std::size_t>(c)];
-  if (!l.exact()) components::rebuild(*this, c, l);
-  const auto root = [&](int x, int y) {
-    return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)]));
-  };
-  return root(ax, ay) == root(bx, by);
+  return cs != nullptr && cs->same_root(*this, c, {ax, ay}, {bx, by}, true);  // null: a moved-from map
 }
 
 bool grid_map::components_current(connectivity c) const {
@@ -414,14 +418,7 @@ bool grid_map::components_current(connectivity c) const {
 // they are.
 bool detail::component_access::apart(const grid_map& m, connectivity c, point a, point b) {
   grid_map::components* cs = m.components_.get();
-  if (!cs) return false;  // a moved-from map
-  const std::lock_guard<std::mutex> guard(cs->lock);
-  grid_map::components::labels& l = cs->of[static_cast<std::size_t>(c)];
-  if (!l.kept()) grid_map::components::rebuild(m, c, l);
-  const auto root = [&](point p) {
-    return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x)]));
-  };
-  return root(a) != root(b);
+  return cs != nullptr && !cs->same_root(m, c, a, b, false);  // null: a moved-from map
 }
 
 void detail::component_access::exhausted(const grid_map& m, connectivity c) {
@@ -443,8 +440,6 @@ void detail::component_access::settle(const grid_map& m) {
   }
   m.settle_view_labels();  // a unit's searches read its view's labels
 }
-
-void settle_labels(const grid_map& map) { detail::component_access::settle(map); }
 
 std::size_t grid_map::component_bytes() const {
   components* cs = components_.get();

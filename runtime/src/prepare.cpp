@@ -382,7 +382,7 @@ preparation_report prepare(const rule& r, grid_map& map, const prepare_options& 
 }
 
 bool prepare_step(grid_map& map, std::uint64_t work) {
-  settle_labels(map);
+  detail::component_access::settle(map);
   if (map.preparations() == nullptr) return true;
   const auto t0 = clock_type::now();
   bool all = true;

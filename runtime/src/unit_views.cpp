@@ -77,7 +77,7 @@ bool grid_map::views_built() const { return views_.p && !views_.p->list.empty();
 
 void grid_map::settle_view_labels() const {
   if (!views_built()) return;
-  for (const auto& v : views_.p->list) settle_labels(v->map);
+  for (const auto& v : views_.p->list) detail::component_access::settle(v->map);
 }
 
 void grid_map::views_follow_block_size() {

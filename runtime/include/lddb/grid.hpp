@@ -336,7 +336,7 @@ class grid_map {
   unit_views_handle views_;
   bool views_built() const;
   void views_follow_block_size();
-  void settle_view_labels() const;  // settle_labels on each unit view (runtime/src/unit_views.cpp)
+  void settle_view_labels() const;  // component_access::settle on each unit view (runtime/src/unit_views.cpp)
   void update_views(int x, int y, terrain from, terrain to);
 };
 
