@@ -1,5 +1,5 @@
 // bench_components: what the component labels (grid_map::same_component,
-// search_options::component_check) cost and save, on generated 512 x 512 and 2048 x 2048
+// search_diagnostics::component_check) cost and save, on generated 512 x 512 and 2048 x 2048
 // maps (docs/benchmarks.md, "Component labels"; scripts/bench_components.sh).
 //
 // For each map it prints, as markdown rows:
@@ -26,6 +26,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/splitmix.hpp"
 
 namespace {
@@ -121,7 +122,7 @@ timing time_queries(const std::vector<std::pair<point, point>>& pairs, lddb::heu
   lddb::search_context ctx;
   lddb::search_result out;
   lddb::search_options on(h), off(h);
-  off.component_check = false;
+  off.diagnostics.component_check = false;
   search(pairs[0].first, pairs[0].second, off, ctx, out);
   double total[2] = {0, 0};
   for (const auto& [s, g] : pairs)
@@ -207,7 +208,7 @@ int main(int argc, char** argv) {
       return out;
     };
     const auto block = [&](point s, point t, const lddb::search_options& o, lddb::search_context& c, lddb::search_result& r) {
-      lddb::block_astar(*octile.db, m, s, t, o, c, r);
+      lddb::find_path(*octile.db, m, s, t, o, c, r);
     };
     const auto astar = [&](point s, point t, const lddb::search_options& o, lddb::search_context& c, lddb::search_result& r) {
       lddb::astar(oct, m, s, t, o, c, r);

@@ -34,6 +34,7 @@
 #include "lddb/map_file.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 namespace {
 
@@ -79,7 +80,7 @@ void run(const workload& w, const lddb::database& db, const lddb::grid_map& map,
   const lddb::search_options opt(lddb::default_heuristic(db.movement()));
   switch (w.search) {
     case algo::block_astar:
-      lddb::block_astar(db, map, w.start, goal, opt, ctx, out);
+      lddb::find_path(db, map, w.start, goal, opt, ctx, out);
       break;
     case algo::astar:
       lddb::astar(db.movement(), map, w.start, goal, opt, ctx, out);

@@ -24,6 +24,7 @@
 #include "lddb/map_file.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/splitmix.hpp"
 
 namespace lddb::cli {
@@ -97,7 +98,7 @@ void run_queries(const database& db, const grid_map& map, int n, std::uint64_t s
   search_result out;
   for (int i = 0; i < n; ++i) {
     const point a = free[splitmix64(seed) % free.size()], b = free[splitmix64(seed) % free.size()];
-    block_astar(db, map, a, b, options, ctx, out);
+    find_path(db, map, a, b, options, ctx, out);
   }
 }
 

@@ -27,6 +27,7 @@
 #include "lddb/segments.hpp"
 #include "lddb/point.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 namespace {
 
@@ -129,13 +130,13 @@ void BM_BlockExpansion(benchmark::State& state) {
   lddb::search_context ctx;
   lddb::search_result res;
   const std::vector<query> queries = found_queries(11, [&](const query& q) {
-    lddb::block_astar(*db, map, q.start, q.goal, opt, ctx, res);
+    lddb::find_path(*db, map, q.start, q.goal, opt, ctx, res);
     return res.found();
   });
   std::uint64_t expanded = 0;
   for (auto _ : state) {
     for (const query& q : queries) {
-      lddb::block_astar(*db, map, q.start, q.goal, opt, ctx, res);
+      lddb::find_path(*db, map, q.start, q.goal, opt, ctx, res);
       expanded += res.stats.expanded;
     }
     benchmark::DoNotOptimize(res.cost);

@@ -29,6 +29,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/map_file.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/splitmix.hpp"
 
 namespace {
@@ -152,7 +153,7 @@ int main(int argc, char** argv) {
       lddb::search_result res;
       for (int run = 0; run < runs; ++run) {
         double t = cpu_ms();
-        for (const auto& [s, g] : pairs) lddb::block_astar(db, m, s, g, o, ctx_block, res);
+        for (const auto& [s, g] : pairs) lddb::find_path(db, m, s, g, o, ctx_block, res);
         best_block = std::min(best_block, cpu_ms() - t);
         t = cpu_ms();
         for (const auto& [s, g] : pairs) {

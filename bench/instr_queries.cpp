@@ -32,6 +32,7 @@
 #include "lddb/prepare.hpp"
 #include "lddb/scenario.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -97,12 +98,12 @@ std::vector<lddb::scenario_query> pick_queries(const std::string& scen_path) {
 void run(search s, const lddb::database& db, const lddb::grid_map& map, const lddb::scenario_query& q,
          lddb::search_context& ctx, lddb::search_result& out) {
   lddb::search_options opt;
-  opt.vector_kernels = s == search::block_astar_avx2;
+  opt.diagnostics.vector_kernels = s == search::block_astar_avx2;
   const lddb::rule& r = db.movement();
   switch (s) {
     case search::block_astar:
     case search::block_astar_prepared:
-    case search::block_astar_avx2: lddb::block_astar(db, map, q.start, q.goal, opt, ctx, out); break;
+    case search::block_astar_avx2: lddb::find_path(db, map, q.start, q.goal, opt, ctx, out); break;
     case search::astar: lddb::astar(r, map, q.start, q.goal, opt, ctx, out); break;
     case search::theta: lddb::theta_star(r, map, q.start, q.goal, opt, ctx, out); break;
     case search::lazy_theta: lddb::lazy_theta_star(r, map, q.start, q.goal, opt, ctx, out); break;

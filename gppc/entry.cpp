@@ -30,6 +30,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 namespace {
 
@@ -125,7 +126,7 @@ void gppc_map_change(void* data, const gppc_patch* changes, std::uint32_t change
 gppc_path gppc_get_path(void* data, gppc_point start, gppc_point goal) {
   if (data == nullptr) return gppc_path{nullptr, 0, 0};
   entry& e = *static_cast<entry*>(data);
-  lddb::block_astar(*e.db, e.map, {start.x, start.y}, {goal.x, goal.y}, e.options, e.ctx, e.result);
+  lddb::find_path(*e.db, e.map, {start.x, start.y}, {goal.x, goal.y}, e.options, e.ctx, e.result);
   if (!e.result.found()) {
     if (e.result.status != lddb::search_status::no_path)
       say(e.said_blocked, std::string("query (") + std::to_string(start.x) + "," + std::to_string(start.y) + ") to (" +

@@ -34,6 +34,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 
 #include "counting_new.hpp"
@@ -205,10 +206,10 @@ class alloc : public ::testing::Test {
       const lddb::database* d = db.get();
       all.push_back({"block_astar " + r.name(),
                      [=, &map](const query& q, lddb::search_context& ctx) {
-                       return lddb::block_astar(*d, map, q.start, q.goal, opt, ctx);
+                       return lddb::find_path(*d, map, q.start, q.goal, opt, ctx);
                      },
                      [=, &map](const query& q, lddb::search_context& ctx, search_result& out) {
-                       lddb::block_astar(*d, map, q.start, q.goal, opt, ctx, out);
+                       lddb::find_path(*d, map, q.start, q.goal, opt, ctx, out);
                      }});
       if (r.on_vertices()) {
         all.push_back({"theta_star " + r.name(),
@@ -326,13 +327,13 @@ TEST_F(alloc, AWarmBatchSolveAllocatesNothing) {
     std::vector<search_result> want;
     {
       lddb::search_context fresh;
-      for (const query& q : qs) want.push_back(lddb::block_astar(*db, map, q.start, q.goal, opt, fresh));
+      for (const query& q : qs) want.push_back(lddb::find_path(*db, map, q.start, q.goal, opt, fresh));
     }
     for (unsigned threads : {1u, 2u, 3u}) {
       lddb::batch_solver solver(threads);
       search_result scratch;
       for (unsigned w = 0; w < threads; ++w)
-        for (const query& q : qs) lddb::block_astar(*db, map, q.start, q.goal, opt, solver.context(w), scratch);
+        for (const query& q : qs) lddb::find_path(*db, map, q.start, q.goal, opt, solver.context(w), scratch);
       std::vector<search_result> results(qs.size());
       solver.solve(*db, map, qs, opt, results);
       for (int call = 0; call < 3; ++call) {

@@ -37,6 +37,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 
 namespace {
@@ -108,7 +109,7 @@ std::vector<search_result> solve_alone(const lddb::database& db, const grid_map&
                                        const lddb::search_options& opt) {
   lddb::search_context ctx;
   std::vector<search_result> out;
-  for (const query& q : qs) out.push_back(lddb::block_astar(db, map, q.start, q.goal, opt, ctx));
+  for (const query& q : qs) out.push_back(lddb::find_path(db, map, q.start, q.goal, opt, ctx));
   return out;
 }
 
@@ -207,7 +208,7 @@ TEST_F(batch, OptionsReachEveryQuery) {
   const auto& db = dbs_[2];
   ASSERT_TRUE(db);
   lddb::search_options opt(lddb::heuristic_kind::euclidean);
-  opt.record_expanded = true;
+  opt.diagnostics.record_expanded = true;
   opt.max_expansions = 20;
   const std::vector<query> qs = random_queries(nm.map, 80, 77);
   const std::vector<search_result> want = solve_alone(*db, nm.map, qs, opt);
@@ -244,7 +245,7 @@ TEST_F(batch, EachQueryItsOwnUnit) {
       for (const query& q : qs) {
         lddb::search_options o;
         if (q.unit) o.unit = *q.unit;
-        want.push_back(lddb::block_astar(*db, alone, q.start, q.goal, o, ctx));
+        want.push_back(lddb::find_path(*db, alone, q.start, q.goal, o, ctx));
       }
     }
     batch_solver solver(3);
@@ -268,7 +269,7 @@ TEST_F(batch, CoarseLabelsLeaveNoQueryDependingOnAnother) {
   grid_map map(n, n, 4);
   const lddb::search_options opt(lddb::default_heuristic(db->movement()));
   lddb::search_context ctx;
-  ASSERT_TRUE(lddb::block_astar(*db, map, {0, 0}, {n - 1, n - 1}, opt, ctx).found());  // builds the labels
+  ASSERT_TRUE(lddb::find_path(*db, map, {0, 0}, {n - 1, n - 1}, opt, ctx).found());  // builds the labels
   for (int y = 0; y < n; ++y) map.set_blocked(n / 2, y, true);  // the last cell splits it: past the budget
   ASSERT_FALSE(map.components_current(lddb::connectivity::four));
   std::vector<query> qs;

@@ -706,7 +706,7 @@ std::vector<vertex_case> vertex_cases() {
 INSTANTIATE_TEST_SUITE_P(Rules, GeneratedVertices, ::testing::ValuesIn(vertex_cases()),
                          [](const ::testing::TestParamInfo<vertex_case>& i) { return i.param.label; });
 
-// Open squares (search_options::open_squares, on by default) against the paper's fixed
+// Open squares (search_diagnostics::open_squares, on by default) against the paper's fixed
 // blocks on the same queries. A square only adds straight segments and drops the vertices
 // inside it, so its paths are never longer (up to the rounding of stored lengths), always
 // legal by the independent checker, and open ground takes fewer expansions.
@@ -730,7 +730,7 @@ TEST(OpenSquares, NeverLongerThanFixedBlocksAndFewerExpansionsOnOpenGround) {
     lddb::search_options squares(lddb::default_heuristic(movement));
     squares.smooth = false;
     lddb::search_options fixed = squares;
-    fixed.open_squares = false;
+    fixed.diagnostics.open_squares = false;
     lddb::search_context ctx;
     for (const map_case& mc : maps) {
       const grid_map map = mc.make(b);
@@ -783,7 +783,7 @@ TEST(VectorKernels, SameAnswersAsThePortableLoops) {
     const lddb::database& db = db_for(movement, b);
     const lddb::search_options vector(lddb::default_heuristic(movement));
     lddb::search_options portable(lddb::default_heuristic(movement));
-    portable.vector_kernels = false;
+    portable.diagnostics.vector_kernels = false;
     lddb::search_context ctx;
     for (std::size_t i = 0; i < maps.size(); ++i) {
       const grid_map map = maps[i](b);
@@ -1063,7 +1063,7 @@ TEST(BlockAStar, DeterministicAndWarmContextsDoNotGrow) {
         }
         // record_expanded fills the list and changes nothing else.
         lddb::search_options rec = opt;
-        rec.record_expanded = true;
+        rec.diagnostics.record_expanded = true;
         const search_result e = lddb::block_astar(db, map, s, t, rec, fresh);
         EXPECT_EQ(e.path, a.path) << name << " " << pt(s) << "->" << pt(t) << " with record_expanded";
         EXPECT_EQ(e.expanded.empty(), e.stats.expanded == 0) << name << " " << pt(s) << "->" << pt(t) << ": "

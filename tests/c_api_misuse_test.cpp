@@ -16,6 +16,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/lddb.h"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 
 namespace {
@@ -664,7 +665,7 @@ TEST_F(c_api, unit_searches_answer_as_the_library) {
     so.unit = u;
     const lddb::point a{g.below(40), g.below(40)}, b{g.below(40), g.below(40)};
     const lddb::search_result want = i % 2 ? lddb::astar(direct.movement(), own, a, b, so, direct_ctx)
-                                           : lddb::block_astar(direct, own, a, b, so, direct_ctx);
+                                           : lddb::find_path(direct, own, a, b, so, direct_ctx);
     lddb_result got{};
     lddb_solve(ctx, db, m, {a.x, a.y}, {b.x, b.y}, &o, &got, path, 256);
     const lddb_status status = want.status == lddb::search_status::found           ? LDDB_OK

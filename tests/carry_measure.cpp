@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "../runtime/src/block_astar/carry.hpp"
+#include "../runtime/src/search/block_astar/carry.hpp"
 #include "lddb/cost.hpp"
 #include "test_rng.hpp"
 

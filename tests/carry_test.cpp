@@ -1,4 +1,4 @@
-// carry_test: carrying g-values across a free square's ring (runtime/src/block_astar/
+// carry_test: carrying g-values across a free square's ring (runtime/src/search/block_astar/
 // carry.cpp), per pair of sides, against the side-by-side product carry_ring_brute.
 // Every metric must match it exactly, euclid too, though its rounding to stored units can
 // break the Monge property its fast path starts from; and from[t] must give out[t].
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../runtime/src/block_astar/carry.hpp"
+#include "../runtime/src/search/block_astar/carry.hpp"
 #include "lddb/cost.hpp"
 #include "test_rng.hpp"
 

@@ -1,4 +1,4 @@
-// Block A*'s open squares under the cell rules (search_options::open_squares = true with
+// Block A*'s open squares under the cell rules (search_diagnostics::open_squares = true with
 // tile and octile): a free square of 2 x 2 or 4 x 4 blocks is one node priced by
 // Manhattan or octile distance, so the search must stay exactly optimal. Checked against
 // A* (the library's, on cells) for the fixed-point cost, against the independent path
@@ -92,7 +92,7 @@ std::vector<std::pair<rule, int>> rules() {
 
 lddb::search_options options(const rule& r, bool squares) {
   lddb::search_options o(lddb::default_heuristic(r));
-  o.open_squares = squares;
+  o.diagnostics.open_squares = squares;
   return o;
 }
 
@@ -199,7 +199,7 @@ TEST(CellSquares, WeightedSlicedAndPortableQueries) {
         EXPECT_NEAR(c.length, lddb::cost_to_double(part.cost), 1e-6) << at;
       }
       lddb::search_options portable = options(movement, true);
-      portable.vector_kernels = false;
+      portable.diagnostics.vector_kernels = false;
       const search_result scalar = lddb::block_astar(db, map, s, t, portable, ctx);
       EXPECT_EQ(scalar.path, whole.path) << at;
       EXPECT_EQ(scalar.stats.expanded, whole.stats.expanded) << at;

@@ -22,6 +22,7 @@
 #include "lddb/checker.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/unit.hpp"
 #include "test_db.hpp"
 #include "test_rng.hpp"
@@ -274,7 +275,7 @@ TEST(CheckerUnit, SearchesPathsPass) {
     for (int q = 0; q < 6; ++q) {
       const point s = fitting(g, map, u), t = fitting(g, map, u);
       std::vector<std::pair<const char*, lddb::search_result>> answers;
-      answers.emplace_back("block_astar", lddb::block_astar(db, map, s, t, o, ctx));
+      answers.emplace_back("block_astar", lddb::find_path(db, map, s, t, o, ctx));
       if (r.on_vertices()) {
         answers.emplace_back("theta_star", lddb::theta_star(r, map, s, t, o, ctx));
         answers.emplace_back("lazy_theta_star", lddb::lazy_theta_star(r, map, s, t, o, ctx));
@@ -301,7 +302,7 @@ TEST(CheckerUnit, SearchesPathsPass) {
 }
 
 // Cells: a one-cell unit's path through a one-cell gap fails for a 2 x 2 unit. Any-angle: a
-// square may not pass a gap exactly its width (runtime/src/unit_views.cpp), so a 1 x 1
+// square may not pass a gap exactly its width (runtime/src/map/unit_views.cpp), so a 1 x 1
 // square's path through a two-cell gap, which fails for a 3 x 3 square.
 TEST(CheckerUnit, GapPathFailsForABiggerUnit) {
   const grid_map one = draw({"........", "........", "@@@.@@@@", "........", "........"});

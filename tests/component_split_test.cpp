@@ -269,7 +269,7 @@ TEST(ComponentSplit, SearchesReadCoarseLabels) {
     EXPECT_EQ(r.stats.expanded, 0u) << "coarse labels still prove the room apart";
 
     lddb::search_options unchecked;
-    unchecked.component_check = false;
+    unchecked.diagnostics.component_check = false;
     r = search(octile, m, left, right, unchecked, ctx);
     EXPECT_EQ(r.status, lddb::search_status::no_path);
     lddb::prepare_step(m);

@@ -1,5 +1,5 @@
 // Component labels (grid_map::same_component, lddb::same_component) and the instant no_path
-// they give every search (search_options::component_check).
+// they give every search (search_diagnostics::component_check).
 //
 // The oracle is a flood fill written here over the path checker's moves (lddb/checker.hpp:
 // move_ok for cells, segment_ok on unit segments for vertices, with the (vertex, side)
@@ -28,6 +28,7 @@
 #include "lddb/point.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 
 namespace {
@@ -157,8 +158,8 @@ point random_endpoint(rng& g, const rule& r, const grid_map& m) {
 search_result run(const std::string& algo, const rule& r, const grid_map& m, point s, point t, bool labels,
                   lddb::search_context& ctx) {
   lddb::search_options o(lddb::default_heuristic(r));
-  o.component_check = labels;
-  if (algo == "block-astar") return lddb::block_astar(db_for(r), m, s, t, o, ctx);
+  o.diagnostics.component_check = labels;
+  if (algo == "block-astar") return lddb::find_path(db_for(r), m, s, t, o, ctx);
   if (algo == "astar") return lddb::astar(r, m, s, t, o, ctx);
   if (algo == "theta") return lddb::theta_star(r, m, s, t, o, ctx);
   return lddb::lazy_theta_star(r, m, s, t, o, ctx);

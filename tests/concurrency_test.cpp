@@ -26,6 +26,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 #include "lddb/segments.hpp"
 
@@ -77,7 +78,7 @@ struct answer {
 
 answer solve(const lddb::database& db, const lddb::grid_map& map, const query& q, lddb::search_context& ctx) {
   const lddb::search_result r =
-      lddb::block_astar(db, map, q.start, q.goal, lddb::search_options(lddb::default_heuristic(db.movement())), ctx);
+      lddb::find_path(db, map, q.start, q.goal, lddb::search_options(lddb::default_heuristic(db.movement())), ctx);
   return {r.status, r.cost, r.path, r.stats.expanded};
 }
 

@@ -24,6 +24,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_map.hpp"
@@ -94,7 +95,7 @@ std::vector<named_search> every_search(const rule& r, const grid_map& map, point
                                        search_context& ctx) {
   const lddb::database& db = lddb_test::db_for(r);
   std::vector<named_search> out;
-  out.push_back({"block_astar", lddb::block_astar(db, map, s, t, o, ctx)});
+  out.push_back({"block_astar", lddb::find_path(db, map, s, t, o, ctx)});
   search_result sliced = lddb::block_astar_begin(db, map, s, t, o, ctx);
   while (sliced.status == search_status::in_progress) sliced = lddb::block_astar_continue(ctx, 2);
   out.push_back({"block_astar_begin/continue", sliced});

@@ -26,6 +26,7 @@
 #include "lddb/map_file.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 
 namespace lddb_fingerprint {
@@ -150,7 +151,7 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
   const heuristic_kind hd = default_heuristic(r);
   auto block = [db](search_options o) {
     return [db, o](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-      block_astar(*db, m, s, t, o, c, out);
+      find_path(*db, m, s, t, o, c, out);
     };
   };
   raw_options base(hd);
@@ -164,10 +165,10 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
   };
   v.push_back({"block-astar/landmarks-4", [db, hd, with_landmarks](const grid_map& m, point s, point t,
                                                                    search_context& c, search_result& out) {
-                 block_astar(*db, m, s, t, with_landmarks(m, raw_options(hd)), c, out);
+                 find_path(*db, m, s, t, with_landmarks(m, raw_options(hd)), c, out);
                }});
   raw_options rec(hd);
-  rec.record_expanded = true;
+  rec.diagnostics.record_expanded = true;
   v.push_back({"block-astar/record", block(rec)});
   v.push_back({"block-astar/zero-h", block(raw_options(heuristic_kind::zero))});
   raw_options budget(hd);
@@ -189,8 +190,8 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                  out.stats.los_checks ^= static_cast<std::uint64_t>(slices) << 40;
                }});
   raw_options large(hd);  // open squares up to 16 x 16 blocks
-  large.open_squares = true;
-  large.square_levels = search_options::kMaxSquareLevels;
+  large.diagnostics.open_squares = true;
+  large.diagnostics.square_levels = search_diagnostics::kMaxSquareLevels;
   v.push_back({"block-astar/large-squares", block(large)});
   // Units (lddb/unit.hpp): a 2 x 2 one, and one that also crosses trees ('T').
   raw_options two(hd);
@@ -201,10 +202,10 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
   v.push_back({"block-astar/class-trees", block(trees)});
   if (r.on_vertices()) {
     raw_options fixed(hd);
-    fixed.open_squares = false;
+    fixed.diagnostics.open_squares = false;
     v.push_back({"block-astar/fixed-blocks", block(fixed)});
     raw_options portable(hd);
-    portable.vector_kernels = false;
+    portable.diagnostics.vector_kernels = false;
     v.push_back({"block-astar/portable", block(portable)});
     // The library's default for any-angle: smoothed, its cost the smoothed path's.
     v.push_back({"block-astar/smooth", block(search_options{})});
@@ -221,7 +222,7 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                  }});
   } else {
     raw_options squares(hd);  // off by default for the cell rules
-    squares.open_squares = true;
+    squares.diagnostics.open_squares = true;
     v.push_back({"block-astar/open-squares", block(squares)});
     v.push_back({"astar", [r, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
                    astar(r, m, s, t, raw_options(hd), c, out);
@@ -248,7 +249,7 @@ inline std::vector<variant> variants_for(const std::shared_ptr<const lddb::datab
                    }});
     }
     v.push_back({"smooth", [db, hd](const grid_map& m, point s, point t, search_context& c, search_result& out) {
-                   block_astar(*db, m, s, t, raw_options(hd), c, out);
+                   find_path(*db, m, s, t, raw_options(hd), c, out);
                    if (out.found()) {
                      out.path = smooth_path(db->movement(), m, out.path);
                      out.length = path_length(out.path);

@@ -1,4 +1,4 @@
-// jump_search_test: jump point search (runtime/src/jump_search.cpp) and the line bits it
+// jump_search_test: jump point search (runtime/src/search/jumps/jump_search.cpp) and the line bits it
 // scans (grid_map::row_bits, column_bits).
 //
 //   LineBits       row_bits and column_bits against blocked(), on and off the map, after changes
@@ -14,7 +14,7 @@
 //   Scenario       the scenario files' optimal lengths on the benchmark maps
 //   Choice         corner_share against a count cell by cell; prepare chooses jumps on rooms,
 //                  for every rule, not on scattered cells; Block A* then answers with the same
-//                  costs, and search_options::jumps overrides the choice
+//                  costs, and search_diagnostics::search overrides find_path's choice
 //   AnyAngle       any-angle by jumps on 400 small generated maps changed between queries,
 //                  both squeeze rules (and the double corners set_blocked counts against a
 //                  count written apart): legal paths, never shorter than the oracle's least
@@ -41,6 +41,7 @@
 #include "lddb/rule.hpp"
 #include "lddb/scenario.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_map.hpp"
@@ -260,7 +261,7 @@ TEST(JumpSearch, Options) {
   const lddb::landmark_set marks = lddb::landmark_set::build(kOctile, t.map, 4);
   search_options with_marks;
   with_marks.landmarks = &marks;
-  with_marks.record_expanded = true;
+  with_marks.diagnostics.record_expanded = true;
   const search_result lm = lddb::jump_point_search(kOctile, t.map, s, g, with_marks, ctx);
   ASSERT_TRUE(lm.found());
   EXPECT_EQ(lm.cost, full.cost);
@@ -270,7 +271,7 @@ TEST(JumpSearch, Options) {
   const search_result cut_off = lddb::jump_point_search(kOctile, t.map, s, g, search_options(), ctx);
   EXPECT_EQ(cut_off.status, search_status::no_path);
   search_options no_labels;
-  no_labels.component_check = false;  // the search itself runs out of jump points
+  no_labels.diagnostics.component_check = false;  // the search itself runs out of jump points
   EXPECT_EQ(lddb::jump_point_search(kOctile, t.map, s, g, no_labels, ctx).status, search_status::no_path);
   (void)rng;
 }
@@ -356,24 +357,24 @@ TEST(JumpSearch, Choice) {
   EXPECT_FALSE(lddb::prepare(rule::any_angle(), scattered, o).plan.jumps);
   search_context ctx;
   search_options block_only;
-  block_only.jumps = false;
+  block_only.diagnostics.search = lddb::search_kind::block_astar;
   search_options forced;
-  forced.jumps = true;
-  // What block_astar_answers_by_jumps says is what the searches below do.
-  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(db, rooms, search_options()));
-  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, block_only));
-  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, scattered, search_options()));
-  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(db, scattered, forced));
+  forced.diagnostics.search = lddb::search_kind::jump_point_search;
+  // What find_path_search says is what the searches below do.
+  EXPECT_TRUE(lddb::find_path_search(db, rooms, search_options()) == lddb::search_kind::jump_point_search);
+  EXPECT_FALSE(lddb::find_path_search(db, rooms, block_only) == lddb::search_kind::jump_point_search);
+  EXPECT_FALSE(lddb::find_path_search(db, scattered, search_options()) == lddb::search_kind::jump_point_search);
+  EXPECT_TRUE(lddb::find_path_search(db, scattered, forced) == lddb::search_kind::jump_point_search);
   search_options unprepared, other_rule;
-  unprepared.use_prepared = false;
+  unprepared.diagnostics.use_prepared = false;
   other_rule.expected_rule = kTile;
-  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, unprepared));
-  EXPECT_FALSE(lddb::block_astar_answers_by_jumps(db, rooms, other_rule));
-  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(lddb_test::db_for(rule::any_angle()), rooms, forced));
+  EXPECT_FALSE(lddb::find_path_search(db, rooms, unprepared) == lddb::search_kind::jump_point_search);
+  EXPECT_FALSE(lddb::find_path_search(db, rooms, other_rule) == lddb::search_kind::jump_point_search);
+  EXPECT_TRUE(lddb::find_path_search(lddb_test::db_for(rule::any_angle()), rooms, forced) == lddb::search_kind::jump_point_search);
   for (int q = 0; q < 40; ++q) {
     const point s = random_free(rng, rooms), g = random_free(rng, rooms);
-    const search_result jumped = lddb::block_astar(db, rooms, s, g, search_options(), ctx);
-    const search_result blocks = lddb::block_astar(db, rooms, s, g, block_only, ctx);
+    const search_result jumped = lddb::find_path(db, rooms, s, g, search_options(), ctx);
+    const search_result blocks = lddb::find_path(db, rooms, s, g, block_only, ctx);
     const search_result direct = lddb::jump_point_search(kOctile, rooms, s, g, search_options(), ctx);
     ASSERT_EQ(jumped.status, blocks.status);
     EXPECT_EQ(jumped.cost, blocks.cost);
@@ -381,8 +382,8 @@ TEST(JumpSearch, Choice) {
     EXPECT_EQ(jumped.stats.expanded, direct.stats.expanded);
     // On the scattered map Block A* answers itself unless told to jump.
     const point a = random_free(rng, scattered), b = random_free(rng, scattered);
-    const search_result own = lddb::block_astar(db, scattered, a, b, search_options(), ctx);
-    const search_result told = lddb::block_astar(db, scattered, a, b, forced, ctx);
+    const search_result own = lddb::find_path(db, scattered, a, b, search_options(), ctx);
+    const search_result told = lddb::find_path(db, scattered, a, b, forced, ctx);
     ASSERT_EQ(own.status, told.status);
     EXPECT_EQ(own.cost, told.cost);
     EXPECT_EQ(told.stats.expanded, lddb::jump_point_search(kOctile, scattered, a, b, search_options(), ctx).stats.expanded);
@@ -397,7 +398,7 @@ point random_vertex(std::mt19937_64& rng, const grid_map& m) {
 TEST(JumpSearch, AnyAngle) {
   std::mt19937_64 rng(4242);
   search_context ctx;
-  int found = 0, none = 0, optimal = 0;
+  int found = 0, none = 0, optimal = 0, refusals = 0;
   double excess = 0;
   for (int m = 0; m < 400; ++m) {
     const rule r = rule::any_angle(m % 2 == 0 ? lddb::squeezing::forbidden : lddb::squeezing::allowed);
@@ -415,8 +416,17 @@ TEST(JumpSearch, AnyAngle) {
       ASSERT_EQ(t.map.double_corner_count(), double_corners) << t.describe();
       const point s = random_vertex(rng, t.map), g = random_vertex(rng, t.map);
       const search_result res = lddb::jump_point_search(r, t.map, s, g, search_options(), ctx);
-      if (res.status == search_status::invalid_start || res.status == search_status::invalid_goal) continue;
       const std::string where = r.name() + " " + pt(s) + "->" + pt(g) + "\n" + t.describe();
+      // Paths of cells never pass a double corner: under squeeze=allowed such a map is
+      // refused, whatever the query, and named by jump_point_search_answers.
+      const bool refused = r.squeeze == lddb::squeezing::allowed && double_corners != 0;
+      ASSERT_EQ(lddb::jump_point_search_answers(r, t.map), !refused) << where;
+      if (refused) {
+        ASSERT_EQ(res.status, search_status::rule_mismatch) << res.message << "\n" << where;
+        ++refusals;
+        continue;
+      }
+      if (res.status == search_status::invalid_start || res.status == search_status::invalid_goal) continue;
       const double best = oracle::least_cost(r, t.grid, s, g);
       if (std::isinf(best)) {
         ASSERT_EQ(res.status, search_status::no_path) << where;
@@ -443,6 +453,7 @@ TEST(JumpSearch, AnyAngle) {
   }
   EXPECT_GT(found, 1000);
   EXPECT_GT(none, 50);
+  EXPECT_GT(refusals, 20);
   // Not optimal by construction (the way round obstacles is the octile search's), but
   // nearly: measured, 0.13% above the optimum on average and 95.6% optimal.
   std::printf("any-angle by jumps: %d paths, mean %.4f%% above the optimum, %.1f%% optimal\n", found,
@@ -461,15 +472,15 @@ TEST(JumpSearch, AnyAngleChoice) {
   lddb::prepare_options o;
   o.mode = lddb::prepare_mode::complete;
   ASSERT_TRUE(lddb::prepare(db, rooms, o).plan.jumps);
-  EXPECT_TRUE(lddb::block_astar_answers_by_jumps(db, rooms, search_options()));
+  EXPECT_TRUE(lddb::find_path_search(db, rooms, search_options()) == lddb::search_kind::jump_point_search);
   search_options block_only;
-  block_only.jumps = false;
+  block_only.diagnostics.search = lddb::search_kind::block_astar;
   const oracle::grid og = lddb_test::to_oracle(rooms);
   for (int q = 0; q < 40; ++q) {
     const point s = random_free(rng, rooms), g = random_free(rng, rooms);
-    const search_result jumped = lddb::block_astar(db, rooms, s, g, search_options(), ctx);
+    const search_result jumped = lddb::find_path(db, rooms, s, g, search_options(), ctx);
     const search_result direct = lddb::jump_point_search(r, rooms, s, g, search_options(), ctx);
-    const search_result blocks = lddb::block_astar(db, rooms, s, g, block_only, ctx);
+    const search_result blocks = lddb::find_path(db, rooms, s, g, block_only, ctx);
     ASSERT_EQ(jumped.status, blocks.status);
     EXPECT_EQ(jumped.path, direct.path) << "Block A* hands the query over unchanged";
     EXPECT_TRUE(oracle::check_path(r, og, std::span<const point>(jumped.path)).ok);
@@ -478,8 +489,17 @@ TEST(JumpSearch, AnyAngleChoice) {
   lddb_test::test_map t = lddb_test::empty_map(6, 6);
   for (point c : {point{2, 0}, point{2, 1}, point{2, 2}, point{3, 3}, point{3, 4}, point{3, 5}}) t.set_blocked(c.x, c.y, true);
   const rule squeeze = rule::any_angle(lddb::squeezing::allowed);
-  const search_result through = lddb::jump_point_search(squeeze, t.map, {0, 5}, {5, 0}, search_options(), ctx);
+  // Jump point search refuses what its paths of cells cannot pass; find_path runs Block A*.
+  const search_result refused = lddb::jump_point_search(squeeze, t.map, {0, 5}, {5, 0}, search_options(), ctx);
+  ASSERT_EQ(refused.status, search_status::rule_mismatch) << refused.message;
+  EXPECT_NE(refused.message.find("1 double corners"), std::string::npos) << refused.message;
+  const lddb::database& squeeze_db = lddb_test::db_for(squeeze);
+  t.map.set_block_size(squeeze_db.info().block);
+  search_options jumps_asked;
+  EXPECT_EQ(lddb::find_path_search(squeeze_db, t.map, jumps_asked), lddb::search_kind::block_astar);
+  const search_result through = lddb::find_path(squeeze_db, t.map, {0, 5}, {5, 0}, jumps_asked, ctx);
   ASSERT_EQ(through.status, search_status::found) << through.message;
+  EXPECT_EQ(through.searched, lddb::search_kind::block_astar);
   EXPECT_NEAR(lddb::cost_to_double(through.cost), oracle::least_cost(squeeze, t.grid, {0, 5}, {5, 0}), 1e-6);
   EXPECT_TRUE(oracle::check_path(squeeze, t.grid, std::span<const point>(through.path)).ok);
   const search_result apart = lddb::jump_point_search(r, t.map, {0, 5}, {5, 0}, search_options(), ctx);
@@ -499,7 +519,7 @@ TEST(JumpSearch, AnyAngleScenario) {
   const rule r = rule::any_angle();
   const lddb::database& db = lddb_test::db_for(r);
   search_options blocks;  // Block A*'s own smoothed paths, the second algorithm
-  blocks.jumps = false;
+  blocks.diagnostics.search = lddb::search_kind::block_astar;
   search_context ctx;
   int checked = 0;
   for (const std::string name : {"dao/den520d", "rooms/16room_001", "rooms/64room_001", "mazes/maze512-8-1",
@@ -521,7 +541,7 @@ TEST(JumpSearch, AnyAngleScenario) {
       ASSERT_TRUE(j.found()) << name << " line " << q.line << ": " << j.message;
       const oracle::path_report rep = oracle::check_path(r, og, std::span<const point>(j.path));
       ASSERT_TRUE(rep.ok) << name << " line " << q.line << ": " << rep.why;
-      const search_result b = lddb::block_astar(db, *m, q.start, q.goal, blocks, ctx);
+      const search_result b = lddb::find_path(db, *m, q.start, q.goal, blocks, ctx);
       ASSERT_TRUE(b.found()) << b.message;
       ours += rep.length, theirs += b.length;
       ++checked;

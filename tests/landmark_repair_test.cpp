@@ -29,6 +29,7 @@
 #include "lddb/landmarks.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_landmarks.hpp"
@@ -160,10 +161,10 @@ void check_searches(const rule& r, const grid_map& map, const landmark_set& set,
   lddb::search_options plain(lddb::default_heuristic(r)), with = plain;
   with.landmarks = &set;
   const double optimum = oracle::least_cost(r, lddb_test::to_oracle(map), s, t);
-  const lddb::search_result base = lddb::block_astar(db, map, s, t, plain, ctx);
+  const lddb::search_result base = lddb::find_path(db, map, s, t, plain, ctx);
   for (bool squares : {false, true}) {
-    with.open_squares = squares && !r.on_vertices();
-    const lddb::search_result got = lddb::block_astar(db, map, s, t, with, ctx);
+    with.diagnostics.open_squares = squares && !r.on_vertices();
+    const lddb::search_result got = lddb::find_path(db, map, s, t, with, ctx);
     ASSERT_EQ(got.status, base.status) << where << ": " << got.message;
     if (!got.found()) continue;
     if (r.on_vertices()) {
@@ -173,7 +174,7 @@ void check_searches(const rule& r, const grid_map& map, const landmark_set& set,
     }
   }
   if (r.on_vertices()) return;
-  with.open_squares = false;
+  with.diagnostics.open_squares = false;
   const lddb::search_result a = lddb::astar(r, map, s, t, with, ctx);
   ASSERT_EQ(a.found(), std::isfinite(optimum)) << where;
   if (a.found()) {

@@ -33,6 +33,7 @@
 #include "lddb/moves.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_landmarks.hpp"
@@ -101,8 +102,8 @@ TEST(Narrow, SearchesStayOptimal) {
         for (int q = 0; q < 4; ++q) {
           const point s = lddb_test::random_free_cell(g, map), t = lddb_test::random_free_cell(g, map);
           const std::string where = r.name() + " map " + std::to_string(i);
-          const lddb::search_result base = lddb::block_astar(db, map, s, t, plain, ctx);
-          const lddb::search_result got = lddb::block_astar(db, map, s, t, with, ctx);
+          const lddb::search_result base = lddb::find_path(db, map, s, t, plain, ctx);
+          const lddb::search_result got = lddb::find_path(db, map, s, t, with, ctx);
           ASSERT_EQ(got.status, base.status) << where << ": " << got.message;
           if (!got.found()) continue;
           const lddb::check_result rep = lddb::check_path(r, map, s, t, got.path);

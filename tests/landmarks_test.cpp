@@ -44,6 +44,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/moves.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_landmarks.hpp"
@@ -191,11 +192,11 @@ void compare_searches(const rule& r, const grid_map& map, const landmark_set* se
     e.without += a.stats.expanded;
   };
   const lddb::database& db = db_for(r);  // the caller gave the map its block size
-  check(lddb::block_astar(db, map, s, t, plain, ctx), lddb::block_astar(db, map, s, t, with, ctx), "block-astar");
+  check(lddb::find_path(db, map, s, t, plain, ctx), lddb::find_path(db, map, s, t, with, ctx), "block-astar");
   // Every lever together: open squares (the default for any-angle) and landmarks.
   search_options squares = plain, both = with;
-  squares.open_squares = both.open_squares = !r.on_vertices();
-  check(lddb::block_astar(db, map, s, t, squares, ctx), lddb::block_astar(db, map, s, t, both, ctx),
+  squares.diagnostics.open_squares = both.diagnostics.open_squares = !r.on_vertices();
+  check(lddb::find_path(db, map, s, t, squares, ctx), lddb::find_path(db, map, s, t, both, ctx),
         r.on_vertices() ? "block-astar fixed blocks" : "block-astar open squares");
   if (!r.on_vertices()) check(lddb::astar(r, map, s, t, plain, ctx), lddb::astar(r, map, s, t, with, ctx), "astar");
 }
@@ -341,7 +342,7 @@ TEST(Refused, BadInput) {
   EXPECT_EQ(a.status, lddb::search_status::invalid_option);
   EXPECT_NE(a.message.find("tile"), std::string::npos) << a.message;
   EXPECT_NE(a.message.find("octile"), std::string::npos) << a.message;
-  const search_result b = lddb::block_astar(db_for(rule::octile()), map, {0, 0}, {5, 5}, o, ctx);
+  const search_result b = lddb::find_path(db_for(rule::octile()), map, {0, 0}, {5, 5}, o, ctx);
   EXPECT_EQ(b.status, lddb::search_status::invalid_option) << b.message;
   EXPECT_THROW(lddb::landmark_builder(rule::tile(), map, 2).take(), std::logic_error);
   EXPECT_EQ(lddb::parse_landmark_placement("farthest"), lddb::landmark_placement::farthest);

@@ -1,4 +1,4 @@
-// Block A*'s large open squares (search_options::square_levels 3 and 4: free squares of
+// Block A*'s large open squares (search_diagnostics::square_levels 3 and 4: free squares of
 // 8 x 8 and 16 x 16 blocks as one node, their g-values carried across by carry_ring).
 // Tile and octile must stay exactly optimal: checked against A* (the library's, on cells)
 // and, when ../shared/maps is present, the scenario files' optima. Any-angle paths must
@@ -55,8 +55,8 @@ std::vector<map_case> maps() {
 
 lddb::search_options options(const rule& r, int levels) {
   lddb::search_options o(lddb::default_heuristic(r));
-  o.open_squares = true;
-  o.square_levels = levels;
+  o.diagnostics.open_squares = true;
+  o.diagnostics.square_levels = levels;
   o.smooth = false;  // the searches' own paths: smoothing would blur what the squares change
   return o;
 }
@@ -202,7 +202,7 @@ TEST(LargeSquares, WeightedSlicedBudgetAndPortableQueries) {
       EXPECT_EQ(sliced.path, whole.path) << at;
       EXPECT_EQ(sliced.stats.expanded, whole.stats.expanded) << at;
       lddb::search_options portable = options(movement, 4);
-      portable.vector_kernels = false;
+      portable.diagnostics.vector_kernels = false;
       const search_result scalar = lddb::block_astar(db, map, s, t, portable, ctx);
       EXPECT_EQ(scalar.path, whole.path) << at;
       EXPECT_EQ(scalar.stats.expanded, whole.stats.expanded) << at;
@@ -224,7 +224,7 @@ TEST(LargeSquares, LevelsOutOfRangeAreRefused) {
   const lddb::database& db = lddb_test::db_for(rule::octile());
   const grid_map map(40, 40, 4);
   lddb::search_context ctx;
-  for (int levels : {0, -1, lddb::search_options::kMaxSquareLevels + 1}) {
+  for (int levels : {0, -1, lddb::search_diagnostics::kMaxSquareLevels + 1}) {
     const search_result r = lddb::block_astar(db, map, {1, 1}, {30, 30}, options(rule::octile(), levels), ctx);
     EXPECT_EQ(r.status, lddb::search_status::invalid_option) << levels;
     EXPECT_NE(r.message.find("square_levels"), std::string::npos) << r.message;

@@ -112,6 +112,57 @@ TEST(layering, every_library_includes_only_itself_and_the_libraries_below_it) {
   EXPECT_GT(files, 30);
 }
 
+// Inside runtime/src the rooms follow the data: a map's cells and what is kept of them
+// (map/), the searches' finishing of a path (path/), what is prepared per map (prepare/),
+// the searches (search/: what they share, then Block A*, the cell searches and jump point
+// search, which do not include one another), and at the top the callers of several
+// searches. A room includes only its own private headers and those of the rooms it
+// builds on: no include runs back up.
+const std::map<std::string, std::set<std::string>>& runtime_rooms() {
+  static const std::map<std::string, std::set<std::string>> r{
+      {"map", {}},
+      {"path", {"map"}},
+      {"prepare", {"map"}},
+      {"search", {"map", "path", "prepare"}},
+      {"search/block_astar", {"map", "path", "prepare", "search"}},
+      {"search/cells", {"map", "path", "prepare", "search"}},
+      {"search/jumps", {"map", "path", "prepare", "search"}},
+      {"", {"map", "path", "prepare", "search", "search/block_astar", "search/cells", "search/jumps"}},
+  };
+  return r;
+}
+
+TEST(layering, runtime_rooms_include_only_the_rooms_below_them) {
+  const fs::path src = source() / "runtime" / "src";
+  const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  int files = 0, outside = 0;
+  for (const auto& f : fs::recursive_directory_iterator(src)) {
+    if (!f.is_regular_file() || !is_source(f.path())) continue;
+    ++files;
+    const std::string room = fs::relative(f.path().parent_path(), src).generic_string();
+    const std::string own = room == "." ? "" : room;
+    if (own.empty()) ++outside;
+    ASSERT_TRUE(runtime_rooms().count(own)) << "runtime/src/" << own << " is no room of runtime_rooms(): add it there";
+    const std::set<std::string>& below = runtime_rooms().at(own);
+    std::ifstream in(f.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include_re)) continue;
+      const std::string inc = m[1];
+      if (inc.rfind("lddb/", 0) == 0) continue;  // public headers: the libraries' test above
+      const std::string where = fs::relative(f.path(), source()).generic_string() + ":" + std::to_string(n);
+      EXPECT_TRUE(fs::exists(src / inc)) << where << ": \"" << inc << "\" is not named by its path from runtime/src";
+      const std::string target = fs::path(inc).parent_path().generic_string();
+      EXPECT_TRUE(target == own || below.count(target))
+          << where << ": " << (own.empty() ? "runtime/src" : own) << " includes " << inc
+          << ", of a room that is not below it";
+    }
+  }
+  EXPECT_GT(files, 40);
+  EXPECT_LE(outside, 5) << "runtime/src keeps its files in rooms";
+}
+
 TEST(layering, no_product_source_is_over_about_500_lines) {
   const int files = for_each_source([](const std::string&, const fs::path&, const fs::path& file) {
     std::ifstream in(file);

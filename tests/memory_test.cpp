@@ -20,6 +20,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/splitmix.hpp"
 
 #if defined(__has_include)
@@ -104,7 +105,7 @@ TEST(memory, ALargeMapWithAReservedContextStaysWithin16BytesACell) {
   lddb::prepare_options po;
   po.landmarks = 0;  // as on a map that changes: the preparation sets its landmarks aside
   lddb::prepare(db, map, po);
-  ASSERT_TRUE(lddb::block_astar_answers_by_jumps(db, map, lddb::search_options{}));
+  ASSERT_TRUE(lddb::find_path_search(db, map, lddb::search_options{}) == lddb::search_kind::jump_point_search);
 
   lddb::search_context ctx;
   ctx.reserve(db, map);
@@ -114,8 +115,8 @@ TEST(memory, ALargeMapWithAReservedContextStaysWithin16BytesACell) {
   lddb::search_context plain;
   int found = 0;
   for (const auto& [s, g] : qs) {
-    lddb::block_astar(db, map, s, g, options, ctx, out);
-    lddb::block_astar(db, map, s, g, options, plain, want);
+    lddb::find_path(db, map, s, g, options, ctx, out);
+    lddb::find_path(db, map, s, g, options, plain, want);
     ASSERT_EQ(out.status, want.status);
     ASSERT_EQ(out.cost, want.cost);
     ASSERT_EQ(out.path, want.path);
@@ -131,7 +132,7 @@ TEST(memory, ALargeMapWithAReservedContextStaysWithin16BytesACell) {
   const long long before = resident();
   lddb::search_context further;
   further.reserve(db, map);
-  for (const auto& [s, g] : qs) lddb::block_astar(db, map, s, g, options, further, out);
+  for (const auto& [s, g] : qs) lddb::find_path(db, map, s, g, options, further, out);
   const long long more = resident() - before;
   std::printf("a further reserved context after %zu queries: %.1f MiB\n", qs.size(), static_cast<double>(more) / kMiB);
   EXPECT_LE(more, 16 * kMiB);
@@ -162,7 +163,7 @@ TEST(memory, AStaticMapWithItsDefaultPreparationStaysWithin16BytesACell) {
   lddb::search_result out;
   int found = 0;
   for (const auto& [s, g] : spread_queries(map, 200, 9)) {
-    lddb::block_astar(db, map, s, g, options, ctx, out);
+    lddb::find_path(db, map, s, g, options, ctx, out);
     found += out.found();
   }
   EXPECT_GT(found, 150);

@@ -19,6 +19,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_db.hpp"
 #include "test_rng.hpp"
 
@@ -138,7 +139,7 @@ TEST(PrepareChange, SearchesStayOptimal) {
       lddb::prepare(db, map);
       lddb::search_context ctx, plain_ctx;
       lddb::search_options plain;
-      plain.use_prepared = false;
+      plain.diagnostics.use_prepared = false;
       lddb_test::rng g{static_cast<std::uint64_t>(m) + 77};
       for (int round = 0; round < 40; ++round) {
         const int changes = round % 7 == 0 ? 0 : g.below(12);
@@ -146,7 +147,7 @@ TEST(PrepareChange, SearchesStayOptimal) {
         lddb::prepare_step(map);
         for (int q = 0; q < 5; ++q) {
           const lddb::point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
-          const lddb::search_result got = lddb::block_astar(db, map, a, b, {}, ctx);
+          const lddb::search_result got = lddb::find_path(db, map, a, b, {}, ctx);
           const lddb::search_result want = lddb::astar(r, map, a, b, plain, plain_ctx);
           ASSERT_EQ(got.status, want.status) << r.name() << " map " << m << " round " << round;
           ASSERT_EQ(got.cost, want.cost) << r.name() << " map " << m << " round " << round;

@@ -33,6 +33,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_map.hpp"
@@ -116,18 +117,18 @@ TEST(Prepare, SearchesStayOptimalThroughChanges) {
         const point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
         const point s = a, t = b;  // cells; for any-angle their top-left corners (usable: the cell is free)
         lddb::search_options plain = raw();
-        plain.use_prepared = false;
-        plain.open_squares = o.open_squares;
+        plain.diagnostics.use_prepared = false;
+        plain.diagnostics.open_squares = o.open_squares;
         lddb::search_options own = raw();
-        own.jumps = false;  // any-angle by jumps has its own paths: checked below
-        const lddb::search_result with = lddb::block_astar(db, map, s, t, own, ctx);
-        const lddb::search_result without = lddb::block_astar(db, map, s, t, plain, ctx);
+        own.diagnostics.search = lddb::search_kind::block_astar;  // any-angle by jumps has its own paths: checked below
+        const lddb::search_result with = lddb::find_path(db, map, s, t, own, ctx);
+        const lddb::search_result without = lddb::find_path(db, map, s, t, plain, ctx);
         ASSERT_EQ(with.status, without.status) << where << ": " << with.message;
         if (!with.found()) continue;
         ++checked;
         if (r.on_vertices()) {
           EXPECT_EQ(with.cost, without.cost) << where;  // consistent bounds: Block A*'s own least cost
-          const lddb::search_result jumped = lddb::block_astar(db, map, s, t, {}, ctx);
+          const lddb::search_result jumped = lddb::find_path(db, map, s, t, {}, ctx);
           ASSERT_TRUE(jumped.found()) << where;
           EXPECT_TRUE(oracle::check_path(r, og, jumped.path).ok) << where << " by jumps";
           const lddb::search_result th = lddb::theta_star(r, map, s, t, {}, ctx);
@@ -168,10 +169,10 @@ TEST(Prepare, StaleTablesAreNeverRead) {
       ASSERT_EQ(lddb::preparation_of(map, r)->state, lddb::preparation_state::stale);
       ASSERT_EQ(lddb::prepared_landmarks(map, r), nullptr);
       lddb::search_options off = raw();
-      off.use_prepared = false;
-      off.open_squares = lddb::preparation_of(map, r)->plan.open_squares;
-      const lddb::search_result stale = lddb::block_astar(db, map, a, b, raw(), ctx);
-      const lddb::search_result none = lddb::block_astar(db, map, a, b, off, ctx);
+      off.diagnostics.use_prepared = false;
+      off.diagnostics.open_squares = lddb::preparation_of(map, r)->plan.open_squares;
+      const lddb::search_result stale = lddb::find_path(db, map, a, b, raw(), ctx);
+      const lddb::search_result none = lddb::find_path(db, map, a, b, off, ctx);
       EXPECT_EQ(stale.stats.expanded, none.stats.expanded) << r.name() << " round " << round;
       EXPECT_EQ(stale.cost, none.cost);
       finish(map);
@@ -180,8 +181,8 @@ TEST(Prepare, StaleTablesAreNeverRead) {
       const lddb::landmark_set fresh = lddb::landmark_set::build(r, map, set->points());
       lddb::search_options explicit_set = off;
       explicit_set.landmarks = &fresh;
-      const lddb::search_result repaired = lddb::block_astar(db, map, a, b, raw(), ctx);
-      const lddb::search_result rebuilt = lddb::block_astar(db, map, a, b, explicit_set, ctx);
+      const lddb::search_result repaired = lddb::find_path(db, map, a, b, raw(), ctx);
+      const lddb::search_result rebuilt = lddb::find_path(db, map, a, b, explicit_set, ctx);
       EXPECT_EQ(repaired.stats.expanded, rebuilt.stats.expanded) << r.name() << " round " << round;
       EXPECT_EQ(repaired.cost, rebuilt.cost);
     }
@@ -203,10 +204,10 @@ TEST(Prepare, SlicesServeAtOnce) {
   ASSERT_NE(lddb::prepared_landmarks(map, r), nullptr) << "the first landmarks serve at once";
   lddb::search_context ctx;
   lddb::search_options off;
-  off.use_prepared = false;
+  off.diagnostics.use_prepared = false;
   const point a = first_free(map), b = last_free(map);
-  const lddb::search_result partial = lddb::block_astar(db, map, a, b, {}, ctx);
-  const lddb::search_result none = lddb::block_astar(db, map, a, b, off, ctx);
+  const lddb::search_result partial = lddb::find_path(db, map, a, b, {}, ctx);
+  const lddb::search_result none = lddb::find_path(db, map, a, b, off, ctx);
   ASSERT_TRUE(partial.found());
   EXPECT_EQ(partial.cost, none.cost);
   EXPECT_LT(partial.stats.expanded, none.stats.expanded);
@@ -241,9 +242,9 @@ TEST(Prepare, SlicedQueryOutlivesPrepareStep) {
     lddb::prepare(db, map, o);
     lddb::search_context ctx, one_shot;
     lddb::search_options off;
-    off.use_prepared = false;
+    off.diagnostics.use_prepared = false;
     const point a = first_free(map), b = last_free(map);
-    const lddb::search_result want = lddb::block_astar(db, map, a, b, off, one_shot);
+    const lddb::search_result want = lddb::find_path(db, map, a, b, off, one_shot);
     ASSERT_TRUE(want.found());
     for (int query = 0; query < 3; ++query) {
       lddb::search_result got = lddb::block_astar_begin(db, map, a, b, {}, ctx);
@@ -317,7 +318,7 @@ TEST(Prepare, WorkerThread) {
     for (int k = 0; k < 30; ++k) {  // the game goes on: searches and changes while it builds
       change_some(g, map, 1);
       const point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
-      const lddb::search_result res = lddb::block_astar(db, map, a, b, raw(), ctx);
+      const lddb::search_result res = lddb::find_path(db, map, a, b, raw(), ctx);
       EXPECT_TRUE(res.found() || res.status == lddb::search_status::no_path) << res.message;
     }
     finish(map);
@@ -351,11 +352,11 @@ TEST(Prepare, Ownership) {
   ASSERT_TRUE(lddb::preparation_of(moved, r).has_value()) << "a move keeps it";
   lddb::search_context ctx;
   lddb::search_options off;
-  off.use_prepared = false;
+  off.diagnostics.use_prepared = false;
   const point a = first_free(moved), b = last_free(moved);
-  const lddb::search_result prepared = lddb::block_astar(db, moved, a, b, {}, ctx);
-  const lddb::search_result unprepared = lddb::block_astar(db, moved, a, b, off, ctx);
-  const lddb::search_result on_copy = lddb::block_astar(db, copy, a, b, {}, ctx);
+  const lddb::search_result prepared = lddb::find_path(db, moved, a, b, {}, ctx);
+  const lddb::search_result unprepared = lddb::find_path(db, moved, a, b, off, ctx);
+  const lddb::search_result on_copy = lddb::find_path(db, copy, a, b, {}, ctx);
   ASSERT_TRUE(prepared.found());
   EXPECT_LT(prepared.stats.expanded, unprepared.stats.expanded);
   EXPECT_EQ(on_copy.stats.expanded, unprepared.stats.expanded);
@@ -365,11 +366,11 @@ TEST(Prepare, Ownership) {
   own.landmarks = &none_useful;
   lddb::search_options with_own = off;
   with_own.landmarks = &none_useful;
-  EXPECT_EQ(lddb::block_astar(db, moved, a, b, own, ctx).stats.expanded,
-            lddb::block_astar(db, moved, a, b, with_own, ctx).stats.expanded);
+  EXPECT_EQ(lddb::find_path(db, moved, a, b, own, ctx).stats.expanded,
+            lddb::find_path(db, moved, a, b, with_own, ctx).stats.expanded);
   lddb::unprepare(moved);
   EXPECT_FALSE(lddb::preparation_of(moved, r).has_value());
-  EXPECT_EQ(lddb::block_astar(db, moved, a, b, {}, ctx).stats.expanded, unprepared.stats.expanded);
+  EXPECT_EQ(lddb::find_path(db, moved, a, b, {}, ctx).stats.expanded, unprepared.stats.expanded);
   // Bad options.
   prepare_options bad;
   bad.landmarks = lddb::landmark_set::kMaxLandmarks + 1;

@@ -1,5 +1,5 @@
 // reference_search_test: A*, Theta*, Lazy Theta*, smoothing and path length
-// (runtime/src/astar.cpp, theta.cpp, smooth.cpp, search_common.cpp), checked against the
+// (runtime/src/search/cells/astar.cpp, theta.cpp, smooth.cpp, search_common.cpp), checked against the
 // independent oracle (tests/oracle.hpp) on random small maps. Theta*, Lazy Theta* and
 // any-angle smoothing against their optima, under both any-angle rules, are in
 // theta_sides_test.cpp.
@@ -386,7 +386,7 @@ TEST(Edge, RecordExpanded) {
   const test_map t = random_map(rng, 30, 30);
   search_context ctx;
   search_options o(heuristic_kind::octile);
-  o.record_expanded = true;
+  o.diagnostics.record_expanded = true;
   const point s = random_cell(rng, t), g = random_cell(rng, t);
   const auto a = lddb::astar(rule::octile(), t.map, s, g, o, ctx);
   EXPECT_EQ(a.expanded.size(), a.stats.expanded);
@@ -397,7 +397,7 @@ TEST(Edge, RecordExpanded) {
     EXPECT_TRUE(a.expanded.empty());
   }
   search_options e(heuristic_kind::euclidean);
-  e.record_expanded = true;
+  e.diagnostics.record_expanded = true;
   const point vs = random_vertex(rng, t), vg = random_vertex(rng, t);
   const auto th = lddb::theta_star(rule::any_angle(), t.map, vs, vg, e, ctx);
   EXPECT_EQ(th.expanded.size(), th.stats.expanded);

@@ -26,6 +26,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "test_rng.hpp"
 #include "test_scenarios.hpp"
 
@@ -146,11 +147,11 @@ TEST_F(reserve, BlockAStarQueriesAfterReserveNeverGrow) {
       std::vector<std::pair<std::string, search_options>> variants;
       search_options o(lddb::default_heuristic(r));
       variants.emplace_back("default", o);
-      o.open_squares = false;
+      o.diagnostics.open_squares = false;
       variants.emplace_back("fixed blocks", o);
-      for (int level = 1; level <= search_options::kMaxSquareLevels; ++level) {
-        o.open_squares = true;
-        o.square_levels = level;
+      for (int level = 1; level <= lddb::search_diagnostics::kMaxSquareLevels; ++level) {
+        o.diagnostics.open_squares = true;
+        o.diagnostics.square_levels = level;
         variants.emplace_back("open squares to level " + std::to_string(level), o);
       }
       o = search_options(lddb::default_heuristic(r));
@@ -162,7 +163,7 @@ TEST_F(reserve, BlockAStarQueriesAfterReserveNeverGrow) {
             "block_astar " + r.name() + " (" + label + ") on " + name, map, qs,
             [&](lddb::search_context& ctx) { ctx.reserve(*db, map); },
             [&](const query& q, lddb::search_context& ctx, search_result& out) {
-              lddb::block_astar(*db, map, q.start, q.goal, options, ctx, out);
+              lddb::find_path(*db, map, q.start, q.goal, options, ctx, out);
             });
         if (HasFailure()) return;
       }
@@ -231,13 +232,13 @@ TEST_F(reserve, ReserveAgainAfterFreeingCellsAndMidQuery) {
   search_result out = roomy_result(map);
   const search_options options(lddb::default_heuristic(db->movement()));
   for (const query& q : qs) {
-    EXPECT_EQ(allocations_during([&] { lddb::block_astar(*db, map, q.start, q.goal, options, ctx, out); }), 0u);
+    EXPECT_EQ(allocations_during([&] { lddb::find_path(*db, map, q.start, q.goal, options, ctx, out); }), 0u);
     EXPECT_EQ(ctx.memory_bytes(), bytes);
   }
   // Sliced: begin and a few expansions, reserve for a larger map, then the rest.
   const query& q = qs.back();
   lddb::search_context fresh;
-  const search_result want = lddb::block_astar(*db, map, q.start, q.goal, options, fresh);
+  const search_result want = lddb::find_path(*db, map, q.start, q.goal, options, fresh);
   lddb::search_context sliced;
   search_result r = lddb::block_astar_begin(*db, map, q.start, q.goal, options, sliced);
   ASSERT_EQ(r.status, lddb::search_status::in_progress);
@@ -259,7 +260,7 @@ TEST_F(reserve, JumpsAfterReserveNeverGrowWhateverIsWritten) {
     const lddb::rule r = db->movement();
     lddb::prepare(*db, map);
     ASSERT_TRUE(lddb::preparation_of(map, r)->plan.jumps) << r.name();
-    ASSERT_TRUE(lddb::block_astar_answers_by_jumps(*db, map, search_options{})) << r.name();
+    ASSERT_TRUE(lddb::find_path_search(*db, map, search_options{}) == lddb::search_kind::jump_point_search) << r.name();
     const search_options options(lddb::default_heuristic(r));
     for (const std::size_t budget : {std::size_t{0}, lddb::reserve_options::kDefaultPrefaultBytes, SIZE_MAX}) {
       lddb::reserve_options ro;
@@ -268,7 +269,7 @@ TEST_F(reserve, JumpsAfterReserveNeverGrowWhateverIsWritten) {
       expect_no_growth(
           "block_astar by jumps " + what, map, qs, [&](lddb::search_context& ctx) { ctx.reserve(*db, map, ro); },
           [&](const query& q, lddb::search_context& ctx, search_result& out) {
-            lddb::block_astar(*db, map, q.start, q.goal, options, ctx, out);
+            lddb::find_path(*db, map, q.start, q.goal, options, ctx, out);
           });
       expect_no_growth(
           "jump_point_search " + what, map, qs, [&](lddb::search_context& ctx) { ctx.reserve(r, map, ro); },
@@ -290,11 +291,11 @@ TEST_F(reserve, EverySearchSizesBlockAStarBesideTheJumps) {
   const auto& db = dbs_[1];  // octile
   lddb::prepare(*db, map);
   search_options own(lddb::default_heuristic(db->movement()));
-  own.jumps = false;
+  own.diagnostics.search = lddb::search_kind::block_astar;
   lddb::search_context lean;
   lean.reserve(*db, map);
   search_result out = roomy_result(map);
-  EXPECT_GT(allocations_during([&] { lddb::block_astar(*db, map, qs.back().start, qs.back().goal, own, lean, out); }),
+  EXPECT_GT(allocations_during([&] { lddb::find_path(*db, map, qs.back().start, qs.back().goal, own, lean, out); }),
             0u);
   lddb::reserve_options every;
   every.every_search = true;
@@ -305,7 +306,7 @@ TEST_F(reserve, EverySearchSizesBlockAStarBesideTheJumps) {
       "block_astar without jumps, every_search", map, qs,
       [&](lddb::search_context& ctx) { ctx.reserve(*db, map, every); },
       [&](const query& q, lddb::search_context& ctx, search_result& res) {
-        lddb::block_astar(*db, map, q.start, q.goal, own, ctx, res);
+        lddb::find_path(*db, map, q.start, q.goal, own, ctx, res);
       });
 }
 
@@ -319,7 +320,7 @@ TEST_F(reserve, WithoutReserveAFirstQueryGrows) {
     search_result out = roomy_result(map);
     const search_options options(lddb::default_heuristic(db->movement()));
     const std::size_t before = ctx.memory_bytes();
-    EXPECT_GT(allocations_during([&] { lddb::block_astar(*db, map, qs.back().start, qs.back().goal, options, ctx, out); }), 0u);
+    EXPECT_GT(allocations_during([&] { lddb::find_path(*db, map, qs.back().start, qs.back().goal, options, ctx, out); }), 0u);
     EXPECT_GT(ctx.memory_bytes(), before);
     lddb::search_context reserved;
     reserved.reserve(*db, map);
@@ -347,7 +348,7 @@ TEST_F(reserve, ABatchAfterReserveAllocatesNothing) {
     const search_options options(lddb::default_heuristic(db->movement()));
     std::vector<search_result> want;
     lddb::search_context plain;
-    for (const query& q : qs) want.push_back(lddb::block_astar(*db, map, q.start, q.goal, options, plain));
+    for (const query& q : qs) want.push_back(lddb::find_path(*db, map, q.start, q.goal, options, plain));
     for (unsigned threads : {1u, 3u}) {
       lddb::batch_solver solver(threads);
       solver.reserve(*db, map);

@@ -1,7 +1,7 @@
 // search_result::searched: each call says which search answered it, so that a caller
 // knows what the stats count. Checked against what the calls are documented to do:
 // block_astar answers itself on a map nothing was prepared for and hands the query to jump
-// point search where the preparation chose jumps (block_astar_answers_by_jumps, asked
+// point search where the preparation chose jumps (find_path_search, asked
 // separately); jump point search hands an any-angle query under squeeze=allowed to Theta*
 // once the map has a double corner; the other searches answer themselves, also for a
 // unit's view, and a reused result takes the new call's answer.
@@ -16,6 +16,8 @@
 #include "lddb/prepare.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
+#include "test_db.hpp"
 
 namespace {
 
@@ -35,27 +37,27 @@ TEST(Searched, BlockAStarSaysWhenJumpsAnswered) {
   lddb::search_context ctx;
   lddb::search_result r;
   const point s{1, 1}, g{250, 250};
-  lddb::block_astar(*db, map, s, g, {}, ctx, r);
+  lddb::find_path(*db, map, s, g, {}, ctx, r);
   ASSERT_EQ(r.status, lddb::search_status::found);
   EXPECT_EQ(r.searched, search_kind::block_astar);
 
   lddb::prepare(*db, map);
-  const bool jumps = lddb::block_astar_answers_by_jumps(*db, map, {});
-  lddb::block_astar(*db, map, s, g, {}, ctx, r);
+  const bool jumps = lddb::find_path_search(*db, map, {}) == lddb::search_kind::jump_point_search;
+  lddb::find_path(*db, map, s, g, {}, ctx, r);
   ASSERT_EQ(r.status, lddb::search_status::found);
   EXPECT_EQ(r.searched, jumps ? search_kind::jump_point_search : search_kind::block_astar);
   EXPECT_TRUE(jumps) << "rooms are where the preparation chooses jumps";
 
   lddb::search_options no_jumps;
-  no_jumps.jumps = false;
-  lddb::block_astar(*db, map, s, g, no_jumps, ctx, r);
+  no_jumps.diagnostics.search = lddb::search_kind::block_astar;
+  lddb::find_path(*db, map, s, g, no_jumps, ctx, r);
   EXPECT_EQ(r.searched, search_kind::block_astar);
   EXPECT_EQ(lddb::block_astar_begin(*db, map, s, g, {}, ctx).searched, search_kind::block_astar);
   EXPECT_EQ(lddb::block_astar_continue(ctx, 0).searched, search_kind::block_astar);
 
   lddb::search_options unit;
   unit.unit.size = 2;
-  lddb::block_astar(*db, map, {2, 2}, {200, 200}, unit, ctx, r);
+  lddb::find_path(*db, map, {2, 2}, {200, 200}, unit, ctx, r);
   EXPECT_TRUE(r.status == lddb::search_status::found || r.status == lddb::search_status::no_path)
       << lddb::search_status_name(r.status) << ": " << r.message;
   EXPECT_EQ(r.searched, search_kind::jump_point_search) << "a unit's view keeps the map's choice of jumps";
@@ -76,7 +78,7 @@ TEST(Searched, EachSearchAnswersItself) {
   EXPECT_EQ(lddb::theta_star(octile, map, s, g, {}, ctx).searched, search_kind::theta_star);
 }
 
-TEST(Searched, JumpsHandADoubleCornerToThetaStar) {
+TEST(Searched, JumpsRefuseADoubleCornerAndFindPathRunsBlockAStar) {
   lddb::grid_map map(32, 32, 4);
   map.set_blocked(10, 10, true);
   map.set_blocked(11, 11, true);  // a double corner at vertex (11, 11)
@@ -85,10 +87,18 @@ TEST(Searched, JumpsHandADoubleCornerToThetaStar) {
   lddb::search_context ctx;
   lddb::search_result r;
   lddb::jump_point_search(squeeze, map, {0, 0}, {30, 30}, {}, ctx, r);
-  ASSERT_EQ(r.status, lddb::search_status::found);
-  EXPECT_EQ(r.searched, search_kind::theta_star);
-  lddb::jump_point_search(lddb::rule::any_angle(), map, {0, 0}, {30, 30}, {}, ctx, r);  // the same result reused
+  EXPECT_EQ(r.status, lddb::search_status::rule_mismatch) << r.message;
   EXPECT_EQ(r.searched, search_kind::jump_point_search);
+  // Forced by name, find_path runs jump point search too, and so refuses as well.
+  const lddb::database& db = lddb_test::db_for(squeeze);
+  map.set_block_size(db.info().block);
+  lddb::search_options forced;
+  forced.diagnostics.search = search_kind::jump_point_search;
+  lddb::find_path(db, map, {0, 0}, {30, 30}, forced, ctx, r);
+  EXPECT_EQ(r.status, lddb::search_status::rule_mismatch);
+  lddb::find_path(db, map, {0, 0}, {30, 30}, {}, ctx, r);  // the same result reused
+  EXPECT_EQ(r.status, lddb::search_status::found) << r.message;
+  EXPECT_EQ(r.searched, search_kind::block_astar);
 }
 
 TEST(Searched, Names) {

@@ -1,4 +1,4 @@
-// theta_sides_test: Theta*, Lazy Theta* and any-angle smoothing (runtime/src/theta.cpp,
+// theta_sides_test: Theta*, Lazy Theta* and any-angle smoothing (runtime/src/search/cells/theta.cpp,
 // smooth.cpp) under both any-angle rules, against oracles written here.
 //
 // The default rule (squeeze forbidden) lets a path visit a double corner (a vertex with

@@ -1,5 +1,5 @@
 // unit_test: units of several sizes and movement classes (lddb/unit.hpp,
-// runtime/src/unit_views.cpp), against an oracle written apart that moves the unit's
+// runtime/src/map/unit_views.cpp), against an oracle written apart that moves the unit's
 // square itself: it never builds a view.
 //
 //   Views        every cell of every view = a direct check of the unit's square, and the
@@ -30,6 +30,7 @@
 #include "lddb/map_file.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/unit.hpp"
 #include "cell_dijkstra.hpp"
 #include "test_db.hpp"
@@ -282,7 +283,7 @@ TEST(Unit, CellRules) {
       const lddb::cost_t expected = least_cost(c, r, m, k, s, t);
       const search_options o = for_unit(k, m);
       std::vector<std::pair<std::string, search_result>> answers;
-      answers.emplace_back("block_astar", lddb::block_astar(db, map, s, t, o, ctx));
+      answers.emplace_back("block_astar", lddb::find_path(db, map, s, t, o, ctx));
       answers.emplace_back("astar", lddb::astar(r, map, s, t, o, ctx));
       if (lddb::jump_point_search_supports(r)) {
         answers.emplace_back("jps", lddb::jump_point_search(r, map, s, t, o, ctx));
@@ -293,7 +294,7 @@ TEST(Unit, CellRules) {
         po.jumps = true;
         po.landmarks = 0;
         ASSERT_TRUE(lddb::prepare(db, prepared, po).plan.jumps) << r.name();
-        answers.emplace_back("block_astar prepared", lddb::block_astar(db, prepared, s, t, o, ctx));
+        answers.emplace_back("block_astar prepared", lddb::find_path(db, prepared, s, t, o, ctx));
       }
       for (const auto& [name, res] : answers) {
         const std::string what = query_text(name, r, k, m, s, t, round);
@@ -330,11 +331,11 @@ TEST(Unit, AnyAngle) {
       if (s.x < 0 || t.x < 0) break;
       search_options o = for_unit(k, m);
       std::vector<std::pair<std::string, search_result>> answers;
-      answers.emplace_back("block_astar", lddb::block_astar(db, map, s, t, o, ctx));
+      answers.emplace_back("block_astar", lddb::find_path(db, map, s, t, o, ctx));
       answers.emplace_back("theta_star", lddb::theta_star(r, map, s, t, o, ctx));
       answers.emplace_back("lazy_theta_star", lddb::lazy_theta_star(r, map, s, t, o, ctx));
       o.smooth = false;
-      answers.emplace_back("block_astar raw", lddb::block_astar(db, map, s, t, o, ctx));
+      answers.emplace_back("block_astar raw", lddb::find_path(db, map, s, t, o, ctx));
       for (const auto& [name, res] : answers) {
         const std::string what = query_text(name, r, k, m, s, t, round);
         EXPECT_EQ(res.status, answers[0].second.status) << what << ": " << res.message;
@@ -371,14 +372,14 @@ TEST(Unit, HandMade) {
     const lddb::database& db = lddb_test::db_for(r);
     grid_map map(10, 5);
     cells c = draw(map, {"..........", "..........", "#####.####", "..........", ".........."});
-    EXPECT_TRUE(lddb::block_astar(db, map, {0, 0}, {0, 3}, for_unit(1, kGround), ctx).found());
-    EXPECT_EQ(lddb::block_astar(db, map, {0, 0}, {0, 3}, for_unit(2, kGround), ctx).status, search_status::no_path);
+    EXPECT_TRUE(lddb::find_path(db, map, {0, 0}, {0, 3}, for_unit(1, kGround), ctx).found());
+    EXPECT_EQ(lddb::find_path(db, map, {0, 0}, {0, 3}, for_unit(2, kGround), ctx).status, search_status::no_path);
     c.set(map, 6, 2, '.');
-    const search_result two = lddb::block_astar(db, map, {0, 0}, {0, 3}, for_unit(2, kGround), ctx);
+    const search_result two = lddb::find_path(db, map, {0, 0}, {0, 3}, for_unit(2, kGround), ctx);
     ASSERT_TRUE(two.found()) << two.message;
     EXPECT_EQ(two.cost, least_cost(c, r, kGround, 2, {0, 0}, {0, 3}));
     // A 3 x 3 unit at (0,0) would stand in the wall.
-    EXPECT_EQ(lddb::block_astar(db, map, {0, 0}, {0, 3}, for_unit(3, kGround), ctx).status, search_status::invalid_start);
+    EXPECT_EQ(lddb::find_path(db, map, {0, 0}, {0, 3}, for_unit(3, kGround), ctx).status, search_status::invalid_start);
   }
   {  // a 2 x 2 unit's diagonal step from (0,0) to (1,1) clips cells (2,0) and (0,2)
     const std::vector<std::string> both = {"..#", "...", "#.."}, one = {"..#", "...", "..."};
@@ -395,7 +396,7 @@ TEST(Unit, HandMade) {
       const lddb::database& db = lddb_test::db_for(r);
       grid_map map(3, 3, db.shape().block());
       draw(map, both);
-      const search_result a = lddb::block_astar(db, map, {0, 0}, {1, 1}, for_unit(2, kGround), ctx);
+      const search_result a = lddb::find_path(db, map, {0, 0}, {1, 1}, for_unit(2, kGround), ctx);
       EXPECT_EQ(a.found(), e.both_found) << r.name() << ": " << a.message;
       if (e.both_found) {
         EXPECT_EQ(a.cost, lddb::kSqrt2Cost) << r.name();
@@ -412,7 +413,7 @@ TEST(Unit, HandMade) {
     grid_map map(8, 6);
     draw(map, {"........", "........", "###..###", "........", "........", "........"});
     for (int k = 0; k <= 3; ++k) {
-      const search_result res = lddb::block_astar(db, map, {0, 0}, {0, 3}, for_unit(k, kGround), ctx);
+      const search_result res = lddb::find_path(db, map, {0, 0}, {0, 3}, for_unit(k, kGround), ctx);
       EXPECT_EQ(res.found(), k <= 1) << "size " << k << ": " << res.message;
       const search_result theta = lddb::theta_star(r, map, {0, 0}, {0, 3}, for_unit(k, kGround), ctx);
       EXPECT_EQ(theta.found(), k <= 1) << "size " << k << ": " << theta.message;
@@ -466,15 +467,15 @@ TEST(Unit, Interface) {
   map.set_terrain(10, 10, 'W');
   lddb::search_context ctx;
   for (int size : {-1, lddb::unit::kMaxSize + 1}) {
-    const search_result res = lddb::block_astar(db, map, {0, 0}, {5, 5}, for_unit(size, kGround), ctx);
+    const search_result res = lddb::find_path(db, map, {0, 0}, {5, 5}, for_unit(size, kGround), ctx);
     EXPECT_EQ(res.status, search_status::invalid_option) << size;
     EXPECT_NE(res.message.find("outside 0.."), std::string::npos) << res.message;
     EXPECT_THROW(lddb::unit_view(r, map, lddb::unit{size, kGround}), std::invalid_argument);
   }
-  const search_result bad = lddb::block_astar(db, map, {9, 9}, {0, 0}, for_unit(2, kGround), ctx);
+  const search_result bad = lddb::find_path(db, map, {9, 9}, {0, 0}, for_unit(2, kGround), ctx);
   EXPECT_EQ(bad.status, search_status::invalid_start);
   EXPECT_NE(bad.message.find("for a unit of size 2"), std::string::npos) << bad.message;
-  EXPECT_EQ(lddb::block_astar(db, map, {19, 0}, {0, 0}, for_unit(2, kGround), ctx).status,
+  EXPECT_EQ(lddb::find_path(db, map, {19, 0}, {0, 0}, for_unit(2, kGround), ctx).status,
             search_status::invalid_start);  // the square leaves the map
   EXPECT_EQ(lddb::astar(r, map, {10, 10}, {0, 0}, for_unit(1, kGround), ctx).status, search_status::invalid_start);
   EXPECT_EQ(lddb::astar(r, map, {0, 0}, {10, 10}, for_unit(1, kWater), ctx).status, search_status::invalid_start);
@@ -492,7 +493,7 @@ TEST(Unit, Interface) {
     EXPECT_FALSE(v.components_current(lddb::connectivity_of(r)));
     reserved.reserve(db, v);
     EXPECT_TRUE(v.components_current(lddb::connectivity_of(r)));
-    EXPECT_TRUE(lddb::block_astar(db, fresh, {0, 0}, {30, 30}, for_unit(2, kGround), reserved).found());
+    EXPECT_TRUE(lddb::find_path(db, fresh, {0, 0}, {30, 30}, for_unit(2, kGround), reserved).found());
     EXPECT_EQ(fresh.view_count(), 1u);  // the same view
   }
 
@@ -509,7 +510,7 @@ TEST(Unit, Interface) {
   for (std::size_t i = 0; i < queries.size(); ++i) {
     search_options o;
     if (queries[i].unit) o.unit = *queries[i].unit;
-    const search_result alone = lddb::block_astar(db, map, queries[i].start, queries[i].goal, o, ctx);
+    const search_result alone = lddb::find_path(db, map, queries[i].start, queries[i].goal, o, ctx);
     EXPECT_EQ(results[i].status, alone.status) << i;
     EXPECT_EQ(results[i].cost, alone.cost) << i;
   }

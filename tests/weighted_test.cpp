@@ -34,6 +34,7 @@
 #include "lddb/mapgen.hpp"
 #include "lddb/rule.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "oracle.hpp"
 #include "test_db.hpp"
 #include "test_map.hpp"
@@ -101,8 +102,8 @@ std::vector<algo> algos_for(const rule& r) {
 
 search_result run(algo a, const rule& r, const grid_map& map, point s, point g, search_options opt, search_context& ctx) {
   switch (a) {
-    case algo::block_astar: return lddb::block_astar(db_for(r), map, s, g, opt, ctx);
-    case algo::block_fixed: opt.open_squares = false; return lddb::block_astar(db_for(r), map, s, g, opt, ctx);
+    case algo::block_astar: return lddb::find_path(db_for(r), map, s, g, opt, ctx);
+    case algo::block_fixed: opt.diagnostics.open_squares = false; return lddb::find_path(db_for(r), map, s, g, opt, ctx);
     case algo::astar: return lddb::astar(r, map, s, g, opt, ctx);
     case algo::jump: return lddb::jump_point_search(r, map, s, g, opt, ctx);
     case algo::theta: return lddb::theta_star(r, map, s, g, opt, ctx);
@@ -272,7 +273,7 @@ TEST(Sliced, SameAsOneShot) {
     for (int q = 0; q < 5; ++q) {
       const point s = lddb_test::random_free_cell(g, map), t = lddb_test::random_free_cell(g, map);
       const search_options opt = options_for(r, 1.5);
-      const search_result one = lddb::block_astar(db_for(r), map, s, t, opt, ctx);
+      const search_result one = lddb::find_path(db_for(r), map, s, t, opt, ctx);
       search_result part = lddb::block_astar_begin(db_for(r), map, s, t, opt, sliced_ctx);
       while (part.status == search_status::in_progress) part = lddb::block_astar_continue(sliced_ctx, 3);
       EXPECT_EQ(part.status, one.status) << r.name();

@@ -1,5 +1,6 @@
 // tools/cli_search.cpp: set-up, timed queries, checking and SVG for the search commands.
 #include "cli_search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/map_file.hpp"
 #include "lddb/segments.hpp"
 
@@ -161,7 +162,7 @@ void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels) {
   cmd->add_option("--square-levels", levels,
                   "Block A* with open squares: the largest, as L for 2^L x 2^L blocks (1 to 4; default 4 for tile "
                   "and octile, 2 for any-angle)")
-      ->check(CLI::Range(1, search_options::kMaxSquareLevels));
+      ->check(CLI::Range(1, search_diagnostics::kMaxSquareLevels));
 }
 
 std::shared_ptr<const database> open_database(const std::string& path) {
@@ -316,19 +317,19 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   search_options options(s.heuristic);
   options.smooth = s.smooth;
   options.landmarks = landmarks;
-  options.record_expanded = record_expanded;
-  options.open_squares = s.open_squares;
-  options.square_levels = s.square_levels;
+  options.diagnostics.record_expanded = record_expanded;
+  options.diagnostics.open_squares = s.open_squares;
+  options.diagnostics.square_levels = s.square_levels;
   options.weight = s.weight;
   options.unit = s.unit;
-  if (!s.jumps) options.jumps = false;
+  if (!s.jumps) options.diagnostics.search = lddb::search_kind::block_astar;
   if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
-  q.jumps = s.algo == algorithm::block_astar && block_astar_answers_by_jumps(*s.db, map, options);
+  q.jumps = s.algo == algorithm::block_astar && find_path_search(*s.db, map, options) == search_kind::jump_point_search;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   switch (s.algo) {
     case algorithm::block_astar:
-      block_astar(*s.db, map, start, goal, options, ctx, q.result);
+      find_path(*s.db, map, start, goal, options, ctx, q.result);
       break;
     case algorithm::astar:
       astar(s.movement, map, start, goal, options, ctx, q.result);

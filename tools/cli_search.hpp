@@ -58,13 +58,13 @@ struct search_setup {
   std::string db_path;
   heuristic_kind heuristic = heuristic_kind::octile;  // the rule's own unless --heuristic (admissible) says
   std::optional<bool> smooth{};        // search_options::smooth (unset: the rule's default, any-angle smoothed)
-  std::optional<bool> open_squares{};  // search_options::open_squares (unset: the rule's default)
+  std::optional<bool> open_squares{};  // search_diagnostics::open_squares (unset: the rule's default)
   double weight = 1;          // search_options::weight
   bool prepare = true;        // lddb::prepare each map (--no-prepare: not)
   bool jumps = true;          // Block A* may answer by jump point search where prepared so (--no-jumps: not)
   std::optional<int> landmarks{};  // --landmarks: instead of the preparation's count (0: none)
   landmark_placement placement = landmark_placement::farthest;
-  std::optional<int> square_levels{};  // search_options::square_levels (unset: the rule's default)
+  std::optional<int> square_levels{};  // search_diagnostics::square_levels (unset: the rule's default)
   lddb::unit unit{};  // search_options::unit (--size, --class)
   // Does the unit move on the map itself (a one-cell unit, a point for any-angle, of the
   // ground class)? Then the scenarios' optima apply to it.
@@ -102,7 +102,7 @@ movement_class parse_movement_class(const std::string& text, const std::string& 
 // "0 (a point)" under any-angle.
 std::string unit_text(const lddb::rule& r, const lddb::unit& u);
 
-// The option --square-levels L (search_options::square_levels), on a search command.
+// The option --square-levels L (search_diagnostics::square_levels), on a search command.
 void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);
 
 // The options --no-prepare, --no-jumps, --landmarks K and --landmark-placement, on a search command.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "handles.hpp"
+#include "lddb/find_path.hpp"
 #include "objects.hpp"
 
 namespace lddb::capi {
@@ -54,14 +55,14 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
   if (o.version < 5 && o.smooth != 0) o.smooth = 1;
   if (o.smooth >= 0) out->options.smooth = o.smooth > 0;
   out->options.max_expansions = o.max_expansions;
-  if (o.open_squares == 0) out->options.open_squares = false;  // 1 (or another value): the rule's default
-  if (o.open_squares == 2) out->options.open_squares = true;
+  if (o.open_squares == 0) out->options.diagnostics.open_squares = false;  // 1 (or another value): the rule's default
+  if (o.open_squares == 2) out->options.diagnostics.open_squares = true;
   if (o.square_levels != 0) {
-    if (o.square_levels < 1 || o.square_levels > search_options::kMaxSquareLevels)
+    if (o.square_levels < 1 || o.square_levels > search_diagnostics::kMaxSquareLevels)
       return fail(LDDB_INVALID_ARGUMENT, fn,
                   "options: square_levels " + std::to_string(o.square_levels) + " is out of range: 0 (the rule's "
-                  "default) or a level from 1 to " + std::to_string(search_options::kMaxSquareLevels));
-    out->options.square_levels = o.square_levels;
+                  "default) or a level from 1 to " + std::to_string(search_diagnostics::kMaxSquareLevels));
+    out->options.diagnostics.square_levels = o.square_levels;
   }
   // Written so that NaN fails too.
   if (!(o.weight >= 1 && o.weight <= search_options::kMaxWeight)) {
@@ -71,8 +72,9 @@ lddb_status read_options(const char* fn, const lddb_options* in, const rule& r, 
     return fail(LDDB_INVALID_ARGUMENT, fn, text);
   }
   out->options.weight = o.weight;
-  out->options.use_prepared = o.version < 6 || o.use_prepared != 0;
-  if (o.version >= 7 && o.jumps >= 0) out->options.jumps = o.jumps != 0;
+  out->options.diagnostics.use_prepared = o.version < 6 || o.use_prepared != 0;
+  if (o.version >= 7 && o.jumps >= 0)
+    out->options.diagnostics.search = o.jumps != 0 ? search_kind::jump_point_search : search_kind::block_astar;
   // Version 8. Read only then: a version 7 struct's padding lies where unit_size is now.
   if (o.version >= 8) {
     if (o.unit_size < 0 || o.unit_size > unit::kMaxSize)
@@ -128,7 +130,7 @@ void run_search(const setup& s, const database& db, const grid_map& map, point s
                 " is off the " + std::to_string(map.width()) + " x " + std::to_string(map.height()) + " map";
   } else {
     switch (s.algorithm) {
-      case LDDB_BLOCK_ASTAR: block_astar(db, map, start, goal, s.options, ctx, r); break;
+      case LDDB_BLOCK_ASTAR: find_path(db, map, start, goal, s.options, ctx, r); break;
       case LDDB_ASTAR: astar(rl, map, start, goal, s.options, ctx, r); break;
       case LDDB_THETA_STAR: theta_star(rl, map, start, goal, s.options, ctx, r); break;
       case LDDB_LAZY_THETA_STAR: lazy_theta_star(rl, map, start, goal, s.options, ctx, r); break;
@@ -154,6 +156,7 @@ lddb_status status_of(search_status s) {
 void fill_result(const search_result& r, const std::vector<point>& path, cost_t cost, lddb_result* out) {
   std::memset(out, 0, sizeof *out);
   out->status = status_of(r.status);
+  out->searched = static_cast<int32_t>(r.searched);
   out->cost_fixed = cost;
   out->cost = cost == kUnreachable ? -1.0 : cost_to_double(cost);
   out->length = r.length;
@@ -204,13 +207,10 @@ lddb_status find_all(const char* fn, lddb_context ctx, lddb_database db, lddb_ma
   return find(map, kind::map, fn, "map", &h->map);
 }
 
-}  // namespace
-
-extern "C" {
-
-LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start, lddb_point goal,
-                                const lddb_options* options, lddb_result* result, lddb_point* path, size_t capacity) {
-  static const char* fn = "lddb_solve";
+// lddb_solve and lddb_find_path: `by_algorithm` reads options->algorithm, else find_path.
+lddb_status solve(const char* fn, bool by_algorithm, lddb_context ctx, lddb_database db, lddb_map map,
+                  lddb_point start, lddb_point goal, const lddb_options* options, lddb_result* result,
+                  lddb_point* path, size_t capacity) {
   return guarded(fn, [&] {
     handles_in h;
     if (const lddb_status s = find_all(fn, ctx, db, map, &h)) return s;
@@ -218,6 +218,7 @@ LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map
     if (!path && capacity != 0) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'path' is NULL but 'capacity' is not 0");
     setup s;
     if (const lddb_status st = read_options(fn, options, h.db->movement(), &s)) return st;
+    if (!by_algorithm) s.algorithm = LDDB_BLOCK_ASTAR;  // find_path
     context_object& c = *h.ctx;
     std::lock_guard lock(c.m);
     c.in_progress = false;  // a new query abandons a sliced one
@@ -229,6 +230,21 @@ LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map
     if (const lddb_status st = copy_path(fn, c.path, path, capacity)) return st;
     return outcome(fn, c.result);
   });
+}
+
+}  // namespace
+
+extern "C" {
+
+LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start, lddb_point goal,
+                                const lddb_options* options, lddb_result* result, lddb_point* path, size_t capacity) {
+  return solve("lddb_solve", true, ctx, db, map, start, goal, options, result, path, capacity);
+}
+
+LDDB_API lddb_status lddb_find_path(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start,
+                                    lddb_point goal, const lddb_options* options, lddb_result* result,
+                                    lddb_point* path, size_t capacity) {
+  return solve("lddb_find_path", false, ctx, db, map, start, goal, options, result, path, capacity);
 }
 
 LDDB_API lddb_status lddb_context_reserve(lddb_context ctx, lddb_database db, lddb_map map, const lddb_options* options) {

@@ -44,9 +44,10 @@ int main(int argc, char** argv) {
    * first query costs what later ones do. A game calls it after loading, off the clock. */
   if (lddb_context_reserve(ctx, db, map, NULL) != LDDB_OK) return failed("reserve");
 
-  /* NULL, 0: only learn the path's length, then solve into a buffer of that size. The
+  /* The search the map's preparation chose (Block A* here: the map is not prepared). NULL,
+   * 0: only learn the path's length, then copy it into a buffer of that size. The
    * context keeps the path, so lddb_context_path could fetch it without a second search. */
-  if (lddb_solve(ctx, db, map, start, goal, NULL, &r, NULL, 0) != LDDB_OK) return failed("solve");
+  if (lddb_find_path(ctx, db, map, start, goal, NULL, &r, NULL, 0) != LDDB_OK) return failed("find_path");
   path = malloc(sizeof *path * (size_t)r.path_count);
   if (path == NULL || lddb_context_path(ctx, path, (size_t)r.path_count, &i) != LDDB_OK) return failed("path");
 

@@ -19,6 +19,7 @@
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 namespace {
 
@@ -176,7 +177,7 @@ int main(int argc, char** argv) {
           if (!valid_step(snapshot, r.path[i - 1], r.path[i])) fail("long query: invalid step");
         // Slicing changes when the work is done, not the answer.
         lddb::search_context check_ctx;
-        if (lddb::block_astar(db, snapshot, long_start, long_goal, options, check_ctx).path != r.path)
+        if (lddb::find_path(db, snapshot, long_start, long_goal, options, check_ctx).path != r.path)
           fail("long query: sliced path differs from block_astar's");
         long_done_frame = frame, ++solved;
         std::printf("long query (%d,%d) -> (%d,%d): found at frame %d, %zu cells, length %.2f, %llu nodes expanded\n",

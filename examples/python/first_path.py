@@ -25,7 +25,7 @@ def main() -> int:
     with db, lib.create_map(40, 20, db.block_size()) as grid, lib.create_context() as ctx:
         for y in range(3, 20):
             grid.set_blocked(20, y)  # a wall, open at the top
-        result = ctx.solve(db, grid, (2, 17), (37, 17))
+        result = ctx.find_path(db, grid, (2, 17), (37, 17))
         if not result.found:  # no_path or budget_exhausted: a normal outcome, with its reason
             print(f"first_path.py: {result.status}: {result.message}", file=sys.stderr)
             return 1

@@ -7,6 +7,7 @@
 // next begins. Nothing here allocates after construction (mutexes and condition variables
 // do not), except an exception_ptr when a task throws.
 #include "lddb/batch.hpp"
+#include "lddb/find_path.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -148,9 +149,9 @@ void batch_solver::solve(const database& db, const grid_map& map, std::span<cons
     if (q.unit && !(*q.unit == options.unit)) {
       search_options own = options;
       own.unit = *q.unit;
-      block_astar(db, map, q.start, q.goal, own, ctx, results[i]);
+      find_path(db, map, q.start, q.goal, own, ctx, results[i]);
     } else {
-      block_astar(db, map, q.start, q.goal, options, ctx, results[i]);
+      find_path(db, map, q.start, q.goal, options, ctx, results[i]);
     }
   });
 }

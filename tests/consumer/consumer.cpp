@@ -11,6 +11,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/map_file.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ bool run(const std::string& path) {
   }
   lddb::search_context ctx;
   lddb::search_options opt(lddb::default_heuristic(opened.db->movement()));
-  const lddb::search_result r = lddb::block_astar(*opened.db, *map, {2, 2}, {60, 2}, opt, ctx);
+  const lddb::search_result r = lddb::find_path(*opened.db, *map, {2, 2}, {60, 2}, opt, ctx);
   if (!r.found()) {
     std::fprintf(stderr, "consumer: %s: %s: %s\n", path.c_str(), lddb::search_status_name(r.status),
                  r.message.c_str());

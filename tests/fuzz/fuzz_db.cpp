@@ -37,6 +37,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 #include "lddb/segments.hpp"
 #include "lddb/block_shape.hpp"
 
@@ -201,7 +202,7 @@ void run_search(const lddb::database& db, std::uint64_t seed) {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
     const lddb::point start = endpoint(s >> 20), goal = endpoint(s >> 40);
     const lddb::search_result r =
-        lddb::block_astar(db, map, start, goal, lddb::search_options(lddb::default_heuristic(db.movement())), ctx);
+        lddb::find_path(db, map, start, goal, lddb::search_options(lddb::default_heuristic(db.movement())), ctx);
     if (r.found()) {
       require(!r.path.empty() && r.path.front() == start && r.path.back() == goal,
               "Block A* with a verified database returned a path that does not join start and goal");

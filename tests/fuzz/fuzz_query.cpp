@@ -59,6 +59,7 @@
 #include "lddb/landmarks.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
+#include "lddb/find_path.hpp"
 
 #ifndef LDDB_SOURCE_DIR
 #error "LDDB_SOURCE_DIR must name the source folder (for the shipped databases in lddb/)"
@@ -187,13 +188,13 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
   lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
   if (large) {
     opt.open_squares = true;
-    opt.square_levels = lddb::search_options::kMaxSquareLevels;
+    opt.square_levels = lddb::search_diagnostics::kMaxSquareLevels;
   }
   opt.landmarks = landmarks;
   opt.component_check = components;
   lddb::search_options ref_opt(lddb::default_heuristic(r));
   ref_opt.component_check = components;
-  const lddb::search_result ba = lddb::block_astar(db, m, s, g, opt, warm);
+  const lddb::search_result ba = lddb::find_path(db, m, s, g, opt, warm);
   require(ba.status != lddb::search_status::rule_mismatch && ba.status != lddb::search_status::budget_exhausted &&
               ba.status != lddb::search_status::invalid_option,
           std::string("unexpected status ") + lddb::search_status_name(ba.status) + " " + ba.message + "\n" + ctx);
@@ -202,24 +203,24 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
     // Raw paths: two any-angle paths of one least cost may smooth to different lengths.
     lddb::search_options with = opt, plain = opt;
     with.smooth = plain.smooth = false;
-    with.jumps = false;  // Block A*'s own graph (any-angle by jumps has its own paths)
+    with.diagnostics.search = lddb::search_kind::block_astar;  // Block A*'s own graph (any-angle by jumps has its own paths)
     plain.landmarks = nullptr;
     plain.use_prepared = false;
     if (prepared && !large) plain.open_squares = lddb::preparation_of(m, r)->plan.open_squares;
     lddb::search_context fresh;
-    const lddb::search_result raw = lddb::block_astar(db, m, s, g, with, fresh);
-    const lddb::search_result without = lddb::block_astar(db, m, s, g, plain, fresh);
+    const lddb::search_result raw = lddb::find_path(db, m, s, g, with, fresh);
+    const lddb::search_result without = lddb::find_path(db, m, s, g, plain, fresh);
     require(without.status == raw.status && raw.status == ba.status && without.cost == raw.cost,
             "Block A* with landmarks: raw cost " + std::to_string(lddb::cost_to_double(raw.cost)) + ", without " +
                 std::to_string(lddb::cost_to_double(without.cost)) + "\n" + ctx);
   }
   if (!w.one())
     check_weighted("Block A*", r, m, s, g, opt, w, ba,
-                   [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::block_astar(db, m, s, g, o, c); }, ctx);
+                   [&](const lddb::search_options& o, lddb::search_context& c) { return lddb::find_path(db, m, s, g, o, c); }, ctx);
 
   {  // a fresh context: the very same answer
     lddb::search_context fresh;
-    const lddb::search_result again = lddb::block_astar(db, m, s, g, opt, fresh);
+    const lddb::search_result again = lddb::find_path(db, m, s, g, opt, fresh);
     require(again.status == ba.status && again.cost == ba.cost && again.path == ba.path,
             "Block A* on a fresh context differs from the warm one\n" + ctx);
   }
@@ -334,7 +335,7 @@ void check_unit(int which, const lddb::grid_map& m, const lddb::unit& u, point s
             std::string(who) + " with the unit: " + lddb::search_status_name(a.status) + " " + a.message +
                 ", on the unit's map: " + lddb::search_status_name(b.status) + "\n" + ctx);
   };
-  same("Block A*", lddb::block_astar(db, m, s, g, with, warm), lddb::block_astar(db, direct, s, g, without, warm));
+  same("Block A*", lddb::find_path(db, m, s, g, with, warm), lddb::find_path(db, direct, s, g, without, warm));
   if (!r.on_vertices()) {
     same("A*", lddb::astar(r, m, s, g, with, warm), lddb::astar(r, direct, s, g, without, warm));
     if (lddb::jump_point_search_supports(r))

@@ -84,8 +84,13 @@ typedef struct lddb_query { /* fixed: a batch's unit is its options' (lddb_batch
   lddb_point start, goal;
 } lddb_query;
 
+/* lddb_solve's search (lddb_find_path reads no algorithm: it runs the one the map's
+ * preparation chose). */
 typedef enum lddb_algorithm {
-  LDDB_BLOCK_ASTAR = 0,     /* any rule; needs a database and a map cut into its blocks */
+  LDDB_BLOCK_ASTAR = 0,     /* any rule; needs a database and a map cut into its blocks. In
+                               lddb_solve: what lddb_find_path runs (Block A*, or jump point
+                               search where the map's preparation chose it; `jumps` = 0
+                               forces Block A* itself) */
   LDDB_ASTAR = 1,           /* tile and octile rules */
   LDDB_THETA_STAR = 2,      /* any-angle rules */
   LDDB_LAZY_THETA_STAR = 3  /* any-angle rules */
@@ -143,7 +148,7 @@ typedef struct lddb_options {
   int32_t square_levels;   /* Block A* with open squares: the largest, as L for 2^L x 2^L
                               blocks, 1 to 4; 0 (default): the rule's (4 for tile and
                               octile, 2 for any-angle; lddb/search.hpp,
-                              search_options::square_levels); else INVALID_ARGUMENT */
+                              search_diagnostics::square_levels); else INVALID_ARGUMENT */
   /* Version 6. */
   int32_t use_prepared;    /* 1 (default): use what lddb_prepare made for the map under the
                               database's rule (its landmarks unless `landmarks` names a set,
@@ -154,7 +159,7 @@ typedef struct lddb_options {
                               (negative, lddb_options_init's) the map's preparation's choice
                               (jump point search on maps without scattered obstacles, none on
                               a map not prepared); 0 Block A* always; 1 jump point search
-                              (lddb/search.hpp, search_options::jumps). Other rules: ignored */
+                              (lddb/find_path.hpp: search_diagnostics::search). Other rules: ignored */
   /* Version 8: the unit that moves (lddb/unit.hpp). Every search, sliced and batched ones
    * too, searches the map as that unit sees it, with the same database; start and goal
    * (and the path's points) are the unit's top-left cell (tile, octile) or top-left corner
@@ -186,9 +191,18 @@ typedef struct lddb_options {
 #define LDDB_TERRAIN_FREE ((uint8_t)'.')    /* what lddb_map_set_blocked(.., 0) writes */
 #define LDDB_TERRAIN_BLOCKED ((uint8_t)'@') /* what lddb_map_set_blocked(.., 1) writes */
 
+/* lddb_result.searched: the search that answered, and so what `expansions` counts. */
+typedef enum lddb_search_kind {
+  LDDB_SEARCHED_BLOCK_ASTAR = 0,        /* blocks and open squares */
+  LDDB_SEARCHED_JUMP_POINT_SEARCH = 1,  /* jump points */
+  LDDB_SEARCHED_ASTAR = 2,              /* cells */
+  LDDB_SEARCHED_THETA_STAR = 3,         /* vertices */
+  LDDB_SEARCHED_LAZY_THETA_STAR = 4     /* vertices */
+} lddb_search_kind;
+
 typedef struct lddb_result {
   int32_t status;        /* lddb_status of the search: LDDB_OK when a path was found */
-  int32_t reserved;
+  int32_t searched;      /* lddb_search_kind: the search that answered */
   double cost;           /* the rule's cost of the returned path (lddb/search.hpp,
                               search_result::cost; for a smoothed any-angle path the sum of its
                               segments' lengths, equal to length within 2^-33 a segment); -1
@@ -376,6 +390,15 @@ LDDB_API lddb_status lddb_movement_clear(lddb_options* options);
 LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start,
                                 lddb_point goal, const lddb_options* options, lddb_result* result,
                                 lddb_point* path, size_t capacity);
+
+/* The one call a game makes (lddb/find_path.hpp): a path under the database's rule by the
+ * search the map's preparation chose (lddb_prepare): jump point search where it measured
+ * faster, else Block A*, and Block A* on a map never prepared. result->searched says which.
+ * options->algorithm is not read; every other option is, as lddb_solve reads it. Returns
+ * and fills *result and path as lddb_solve does. */
+LDDB_API lddb_status lddb_find_path(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start,
+                                    lddb_point goal, const lddb_options* options, lddb_result* result,
+                                    lddb_point* path, size_t capacity);
 
 /* Copies the context's last path (from lddb_solve or a finished sliced search): *count gets
  * its length; path NULL with capacity 0 only reports it; a short buffer gives

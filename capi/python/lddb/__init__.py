@@ -5,7 +5,7 @@
     with lib.open_database("octile-4.lddb") as db, lib.create_map(64, 48, db.block_size()) as grid, \\
             lib.create_context() as ctx:
         grid.set_blocked(10, 5)
-        r = ctx.solve(db, grid, (1, 1), (60, 40), algorithm="astar", smooth=True)
+        r = ctx.find_path(db, grid, (1, 1), (60, 40), smooth=True)
         if r.found:
             print(r.cost, r.path)
         else:

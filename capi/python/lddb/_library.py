@@ -44,6 +44,7 @@ _SIGNATURES = {
     "lddb_context_message": [_H, _STR, _SIZE, _SIZE_P],
     "lddb_options_init_size": [_P(Options), ctypes.c_uint32],
     "lddb_solve": [_H, _H, _H, Point, Point, _P(Options), _P(CResult), _P(Point), _SIZE],
+    "lddb_find_path": [_H, _H, _H, Point, Point, _P(Options), _P(CResult), _P(Point), _SIZE],
     "lddb_context_path": [_H, _P(Point), _SIZE, _SIZE_P],
     "lddb_search_begin": [_H, _H, _H, Point, Point, _P(Options), _P(CResult)],
     "lddb_search_continue": [_H, ctypes.c_uint64, _P(CResult)],

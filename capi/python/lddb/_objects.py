@@ -9,12 +9,20 @@ if TYPE_CHECKING:
     from ._library import Library
 
 
+# lddb_search_kind, by value.
+_SEARCHED = ("block_astar", "jump_point_search", "astar", "theta_star", "lazy_theta_star")
+
+
+def _searched(kind: int) -> str:
+    return _SEARCHED[kind] if 0 <= kind < len(_SEARCHED) else "unknown"
+
+
 class Query(ctypes.Structure):
     _fields_ = [("start", Point), ("goal", Point)]
 
 
 class CResult(ctypes.Structure):
-    _fields_ = [("status", ctypes.c_int32), ("reserved", ctypes.c_int32),
+    _fields_ = [("status", ctypes.c_int32), ("searched", ctypes.c_int32),
                 ("cost", ctypes.c_double), ("length", ctypes.c_double),
                 ("cost_fixed", ctypes.c_uint64), ("expansions", ctypes.c_uint64),
                 ("path_count", ctypes.c_uint64), ("path_offset", ctypes.c_uint64)]
@@ -23,7 +31,9 @@ class CResult(ctypes.Structure):
 class Result(NamedTuple):
     """One search's answer. cost is in units of length (-1 without a path), cost_fixed the
     same in fixed point (2^32 per unit), length the Euclidean length of the path; message
-    says why there is no path ("" when found)."""
+    says why there is no path ("" when found); searched names the search that answered
+    ("block_astar", "jump_point_search", "astar", "theta_star", "lazy_theta_star"), and so
+    what expansions counts."""
     status: Status
     cost: float
     cost_fixed: int
@@ -31,6 +41,7 @@ class Result(NamedTuple):
     expansions: int
     path: List[Point2]
     message: str = ""
+    searched: str = ""
 
     @property
     def found(self) -> bool:
@@ -192,6 +203,18 @@ class Context(_Handle):
         o = self.lib._options(options, "reserve", kw)
         self.lib.check(self.lib._c.lddb_context_reserve(self.handle, db.handle, grid.handle, ctypes.byref(o)))
 
+    def find_path(self, db: Database, grid: Map, start: Point2, goal: Point2, *,
+                  options: Optional[Options] = None, **kw) -> Result:
+        """The one call a game makes: a path under the database's rule by the search the map's
+        preparation chose (Library.prepare), Block A* on a map never prepared; the Result's
+        `searched` says which. Keywords as Library.options takes them, but no algorithm.
+        Raises as solve does."""
+        if "algorithm" in kw:
+            raise TypeError("find_path() runs the search the map's preparation chose: use solve(algorithm=...) "
+                            "for another")
+        r, args = CResult(), self._query(db, grid, start, goal, options, "find_path", kw)
+        return self._outcome(self.lib._c.lddb_find_path(*args, ctypes.byref(r), None, 0), r)
+
     def solve(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
               **kw) -> Result:
         """One search; keywords as Library.options takes them, over `options` when given.
@@ -223,7 +246,7 @@ class Context(_Handle):
             raise _error(st, error)
         done = status != Status.IN_PROGRESS
         result = Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions,
-                        self.path() if done else [], self.message() if done else "")
+                        self.path() if done else [], self.message() if done else "", _searched(r.searched))
         if status in _REFUSED:
             raise _error(st, error, result)
         return result
@@ -262,5 +285,6 @@ class Batch(_Handle):
                                           points, needed.value, ctypes.byref(needed)))
         return [Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions,
                        [(points[j].x, points[j].y) for j in range(r.path_offset, r.path_offset + r.path_count)],
-                       "" if r.status == OK else self.lib._string(c.lddb_batch_message, self.handle, i))
+                       "" if r.status == OK else self.lib._string(c.lddb_batch_message, self.handle, i),
+                       _searched(r.searched))
                 for i, r in enumerate(rs[:n])]

@@ -371,7 +371,7 @@ namespace checker {
 //    along each segment, overlaps the interior of no cell closed to the class or off the
 //    map (exact, on integers: the times at which it overlaps a cell form an open interval
 //    with rational ends). It may touch closed cells along its sides and corners, also in a
-//    gap exactly its width, which the searches avoid (runtime/src/unit_views.cpp);
+//    gap exactly its width, which the searches avoid (runtime/src/map/unit_views.cpp);
 //  - any-angle, size 0: a point, checked as check_polyline does, with the cells closed to
 //    the class blocked.
 // Repeated consecutive points are refused. Sizes outside 0..unit::kMaxSize are refused.

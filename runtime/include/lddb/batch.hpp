@@ -61,7 +61,7 @@ class batch_solver {
 
   unsigned threads() const;
 
-  // Block A* on every query: results[i] = block_astar(db, map, queries[i].start,
+  // find_path on every query: results[i] = find_path(db, map, queries[i].start,
   // queries[i].goal, options, ...), answered into results[i] so that its vectors keep their
   // capacity. Throws std::invalid_argument unless results.size() == queries.size(). An
   // empty batch returns at once.

@@ -29,8 +29,8 @@
 namespace lddb {
 
 namespace detail {
-struct preparations;  // runtime/src/prepared.hpp: what lddb::prepare made (lddb/prepare.hpp)
-struct component_access;  // runtime/src/component_labels.hpp: the searches' reading of the labels
+struct preparations;  // runtime/src/prepare/prepared.hpp: what lddb::prepare made (lddb/prepare.hpp)
+struct component_access;  // runtime/src/map/component_labels.hpp: the searches' reading of the labels
 }
 
 // Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
@@ -237,7 +237,7 @@ class grid_map {
   // The bits, codes, open-group counts, journal and labels of one cell (set_blocked's work
   // without the terrain and the views).
   void set_cell_bits(int x, int y, bool is_blocked);
-  // set_blocked_rect's work (runtime/src/grid_rect.cpp), the new cells read from `source`.
+  // set_blocked_rect's work (runtime/src/map/grid_rect.cpp), the new cells read from `source`.
   struct rect_source;
   void change_rect(int x, int y, int w, int h, const rect_source& source);
   void rebuild_codes();
@@ -276,7 +276,7 @@ class grid_map {
     std::uint64_t value;
   };
   identity_token identity_;
-  // The labels (runtime/src/components.cpp): a cache of the cells, so a copy starts
+  // The labels (runtime/src/map/components.cpp): a cache of the cells, so a copy starts
   // without them and builds its own when asked.
   struct components;
   struct components_deleter {
@@ -319,7 +319,7 @@ class grid_map {
   bool components_kept() const;
   friend struct detail::component_access;  // the searches' check, on labels that may be coarse
   std::vector<terrain> terrain_;  // empty: '.' free and '@' blocked
-  // The unit views (runtime/src/unit_views.cpp): a cache of the cells, so a copy starts
+  // The unit views (runtime/src/map/unit_views.cpp): a cache of the cells, so a copy starts
   // without them, as with the labels.
   struct unit_views;
   struct unit_views_deleter {
@@ -336,7 +336,7 @@ class grid_map {
   unit_views_handle views_;
   bool views_built() const;
   void views_follow_block_size();
-  void settle_view_labels() const;  // component_access::settle on each unit view (runtime/src/unit_views.cpp)
+  void settle_view_labels() const;  // component_access::settle on each unit view (runtime/src/map/unit_views.cpp)
   void update_views(int x, int y, terrain from, terrain to);
 };
 

@@ -103,7 +103,7 @@ enum class landmark_repair : std::uint8_t {
 };
 
 namespace detail {
-// The queues of a landmark Dijkstra (runtime/src/landmark_dial.hpp): straight moves,
+// The queues of a landmark Dijkstra (runtime/src/prepare/landmark_dial.hpp): straight moves,
 // diagonal moves, seeds; entries are key << 32 | point.
 struct landmark_queues {
   std::vector<std::uint64_t> queue[3];

@@ -14,7 +14,7 @@
 // also builds the map's component labels for the rule (lddb::same_component), which the
 // first query would otherwise build. The preparation lives in the map (a copy of the map starts without it,
 // like the component labels) and every search on the map under that rule uses it unless
-// search_options::use_prepared is false or the options name their own landmarks or open
+// search_diagnostics::use_prepared is false or the options name their own landmarks or open
 // squares.
 //
 // Kept current. set_blocked stays O(1): blocking a cell leaves the landmark tables lower
@@ -67,40 +67,36 @@ class database;
 struct preparation_plan {
   int landmarks = 0;          // landmarks to build (0: none)
   bool narrow_landmarks = false;  // their tables in 16 bits (landmark_width::bits16): a large map
-  bool open_squares = false;  // Block A* with open squares (the search_options::open_squares default)
-  bool jumps = false;         // Block A* answers by jump point search (the search_options::jumps default)
+  bool open_squares = false;  // Block A* with open squares (the search_diagnostics::open_squares default)
+  bool jumps = false;         // find_path answers by jump point search (lddb/find_path.hpp)
   std::string why;            // the map's figures the choice read, for reports
 };
 
 // The measured rule. Landmarks: on every map with at least kMinLandmarkCells free cells
 // (on smaller ones a query expands a few nodes and reading the tables costs more than it
 // saves). Open squares for tile and octile: on maps of more than 1024 x 1024 cells, where
-// large rooms pay (0.37-0.60 of the time at 2048 x 2048); at 512 x 512 they paid on no
-// family once landmarks were on (docs/benchmarks.md, "Preparation"). Any-angle searches
-// open squares by default anyway.
+// large rooms pay; at 512 x 512 they paid on no family once landmarks were on
+// (docs/benchmarks.md, "Preparation"). Any-angle searches open squares by default anyway.
 // Then, once the first kFirstLandmarks landmarks are built, prepare keeps the planned ones
-// only where landmark_gain is at least the rule's bar (kMinGainTile, kMinGainOctile,
-// kMinGainVertices), and otherwise drops them (unless prepare_options::landmarks asked for
-// a count). The tile bar is low: Manhattan is loose and an exact distance gains deep in a
-// search even where it ties it at the start (random512-25-1: 8% of sampled queries bound
-// higher, yet 0.52 of the time); only open ground, where no query gains (arena,
-// random512-10-1), drops them. Octile's own heuristic is tighter, and on open bg512 maps
-// (AR0203SR: 8%) the tables cost more reads than they save.
+// only where landmark_gain is at least the rule's bar, and otherwise drops them (unless
+// prepare_options::landmarks asked for a count). The tile bar is low: Manhattan is loose
+// and an exact distance gains deep in a search even where it ties it at the start; only
+// open ground, where no query gains, drops them. Octile's own heuristic is tighter, and on
+// open maps the tables cost more reads than they save (the bars and the figures that set
+// them: docs/decisions.md).
 // Jumps: under a rule jump_point_search supports, on every map whose corner_share is below
 // kMaxJumpCorners. Jump point search stops its row scans at the corners of obstacles, so
 // it is fast where they are few (rooms, caves, corridors: docs/benchmarks.md, "Jump point
-// search") and slower than Block A* where obstacles are scattered cells (random maps, whose
-// share is 0.32-0.61, and the maze of 1-wide corridors, 0.37, against at most 0.09 on every
-// other map of the benchmark families). Any-angle the same way (on the cells, pulled tight;
-// 2-10x faster than Block A* on those maps, docs/benchmarks.md, "Any-angle by jumps").
+// search") and slower than Block A* where obstacles are scattered cells (random maps, and
+// the maze of 1-wide corridors). Any-angle the same way (on the cells, pulled tight;
+// docs/benchmarks.md, "Any-angle by jumps").
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
 inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 
 // Memory. The landmark tables of a map take at most kLandmarkBytes: 32-bit entries where
 // they fit (up to 1024 x 1024 with 8 landmarks), else 16-bit (landmark_width::bits16, a
 // unit the map's distances fit), and fewer landmarks, halving from 8, where those still do
-// not: 4 at 2048 x 2048 (32 MiB, where 8 at 32 bits took 128 MiB; the queries there expand
-// up to 25% more nodes, docs/benchmarks.md, "Memory at 2048 x 2048"). size_landmarks applies
+// not: 4 at 2048 x 2048 (docs/benchmarks.md, "Memory at 2048 × 2048"). size_landmarks applies
 // it to a plan; a count given by prepare_options::landmarks keeps its count and takes the
 // width that fits, 16 bits if none does.
 inline constexpr std::uint64_t kLandmarkBytes = std::uint64_t{32} << 20;
@@ -110,19 +106,14 @@ inline constexpr double kMaxJumpCorners = 0.2;
 
 // Corners per free cell: the pairs of a free cell and a blocked diagonal neighbour whose two
 // cells beside both cells are free, each one a place where a jump point search's scan
-// stops (runtime/src/jump_scan.hpp). O(cells / 64).
+// stops (runtime/src/search/jumps/jump_scan.hpp). O(cells / 64).
 double corner_share(const grid_map& map);
 
-// The share of kGainPairs sampled queries (seeded pairs of free cells at least 8 apart by
-// the rule's heuristic; for any-angle their top-left corners) whose landmark bound beats
-// the rule's own heuristic by more than 5%: on open ground the straight line is already
-// tight and the tables cost reads for nothing (random512-10-1: 0 of 256), in mazes and
-// caves they bound nearly every query (maze512-8-1: 97%).
+// The share of sampled queries (seeded pairs of free cells at least 8 apart by the rule's
+// heuristic; for any-angle their top-left corners) whose landmark bound beats the rule's
+// own heuristic by more than 5%: on open ground the straight line is already tight and the
+// tables cost reads for nothing, in mazes and caves they bound nearly every query.
 double landmark_gain(const rule& r, const grid_map& map, const landmark_set& set);
-inline constexpr int kGainPairs = 256;
-inline constexpr double kMinGainTile = 0.05;
-inline constexpr double kMinGainOctile = 0.10;
-inline constexpr double kMinGainVertices = 0.35;
 
 enum class prepare_mode : std::uint8_t {
   // prepare builds what the first query can use (the open-square choice, and the first
@@ -150,9 +141,7 @@ struct prepare_options {
   bool adapt_to_change = true;
 };
 inline constexpr int kChangeWindow = 64;  // prepare_step calls watched (at most 64)
-inline constexpr int kChangingSteps = 2;  // of them with changed cells: the map changes
 inline constexpr std::uint64_t kQuietSteps = 1024;  // calls in a row without a change: it holds still
-inline constexpr double kReplanShare = 0.125;       // changed cells, of the map's, that call for a new plan
 
 enum class preparation_state : std::uint8_t {
   ready,     // everything planned is built and current

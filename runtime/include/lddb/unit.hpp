@@ -10,7 +10,7 @@
 // (x, y) is blocked when any cell of the `footprint` (unit_footprint) x `footprint` square
 // from (x, y) is: k for tile and octile, k + 1 for any-angle. Why a one-cell unit on that
 // view moves exactly as the unit does, corner rules included, is in
-// runtime/src/unit_views.cpp. Under any-angle the square, like the point, may touch
+// runtime/src/map/unit_views.cpp. Under any-angle the square, like the point, may touch
 // obstacles but not pass through a gap exactly its width (docs/rules.md, "Units of several
 // sizes and kinds"): a unit that must pass corridors k cells wide is of size k - 1 there.
 //

@@ -1,0 +1,108 @@
+// landmark_set::repair: lowering the tables after cells were freed. See lddb/landmarks.hpp.
+//
+// Freeing a cell only adds moves, and only moves from points whose pattern of cells
+// around them holds the freed cell: the 3 x 3 cells around it under tile and octile, its 4
+// corners under any-angle (a vertex's moves read its 4 cells). So, per landmark, the
+// points around the freed cells are settled again at the distances they have (they are
+// the seeds of the Dijkstra, sorted into its third queue), and every point a move from a
+// settled point shortens is pushed and settled in turn: the standard Dijkstra with the old
+// distances as upper bounds, which ends at the least costs over the map as it is when
+// only cells were freed since they were exact. Blocked cells are not seeds: a path does
+// not pass through one, and their old entries could lower their neighbours' below a
+// useful bound.
+#include <algorithm>
+#include <array>
+
+#include "prepare/landmark_dial.hpp"
+#include "lddb/landmarks.hpp"
+#include "lddb/moves.hpp"
+
+namespace lddb {
+
+namespace {
+
+// A point as the repair's queues hold it: y << kRowShift | x, so that a move is an added
+// offset and a point's x and y come back by a mask and a shift (the map's own row-major
+// index would cost two divisions at every table read; a side is at most 16,385 points).
+constexpr int kRowShift = 15;
+constexpr std::uint64_t kRowMask = (std::uint64_t{1} << kRowShift) - 1;
+static_assert(grid_map::kMaxSide + 1 <= (1 << kRowShift), "a vertex row must fit the x field");
+
+point decode(std::size_t i) {
+  return {static_cast<int>(i & kRowMask), static_cast<int>(i >> kRowShift)};
+}
+
+// Queues the seeds of landmark `l` for the cells freed with numbers [from, to); returns
+// how many.
+std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint64_t from, std::uint64_t to,
+                 std::vector<std::uint64_t>& seeds) {
+  const bool vertices = set.rule_of().on_vertices();
+  const int lo = vertices ? 0 : -1;
+  for (std::uint64_t n = from; n < to; ++n) {
+    const grid_map::cell c = map.freed_cell(n);
+    for (int dy = lo; dy <= 1; ++dy)
+      for (int dx = lo; dx <= 1; ++dx) {
+        const point p{c.x + dx, c.y + dy};
+        if (!set.has_point(p) || (!vertices && map.blocked(p.x, p.y))) continue;
+        const std::uint32_t d = set.distance(p, l);
+        if (d == landmark_set::kUnreached) continue;
+        seeds.push_back(std::uint64_t{d} << 32 | (static_cast<std::uint64_t>(p.y) << kRowShift | static_cast<std::uint64_t>(p.x)));
+      }
+  }
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  return seeds.size();
+}
+
+}  // namespace
+
+landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
+  if (count_ == 0 || map.identity() != map_identity_) return landmark_repair::rebuild_needed;
+  const bool vertices = rule_.on_vertices();
+  std::array<std::ptrdiff_t, 8> offset{};
+  for (std::size_t k = 0; k < 8; ++k)
+    offset[k] = static_cast<std::ptrdiff_t>(kSteps[k][1]) * (std::ptrdiff_t{1} << kRowShift) + kSteps[k][0];
+  const std::size_t k_count = static_cast<std::size_t>(count_);
+  for (;;) {
+    if (repair_at_ < 0) {  // a new pass, over every landmark, up to the cells freed by now
+      if (cells_freed_ == map.cells_freed()) return landmark_repair::current;
+      repair_at_ = 0;
+      repair_seeded_ = false;
+      repair_to_ = map.cells_freed();
+    }
+    if (!repair_seeded_) {
+      landmark_dial::clear(repair_queues_);
+      if (!map.freed_kept_since(cells_freed_)) {  // stays not current: every later call says so too
+        repair_at_ = -1;
+        repair_queues_ = {};
+        return landmark_repair::rebuild_needed;
+      }
+      const std::size_t n = seed(*this, map, repair_at_, cells_freed_, repair_to_, repair_queues_.queue[2]);
+      work -= std::min<std::uint64_t>(work, n);
+      repair_seeded_ = true;
+    }
+    std::uint64_t settled = 0;
+    const std::size_t l = static_cast<std::size_t>(repair_at_);
+    const auto moves = [&](std::size_t i) { return landmark_dial::legal_moves(map, moves_.data(), vertices, decode(i)); };
+    const bool over =
+        width_ == landmark_width::bits32
+            ? landmark_dial::run(
+                  repair_queues_, work, settled,
+                  [&](std::size_t i) -> std::uint32_t& { return table_[slot(decode(i)) * k_count + l]; }, moves,
+                  offset.data(), unit_, cap_)
+            : landmark_dial::run(
+                  repair_queues_, work, settled,
+                  [&](std::size_t i) -> std::uint16_t& { return narrow_[slot(decode(i)) * k_count + l]; }, moves,
+                  offset.data(), unit_, cap_);
+    if (!over) return landmark_repair::unfinished;
+    repair_seeded_ = false;
+    if (++repair_at_ == count_) {
+      cells_freed_ = repair_to_;
+      repair_at_ = -1;
+      landmark_dial::clear(repair_queues_);
+    }
+    if (work == 0) return current_for(map) ? landmark_repair::current : landmark_repair::unfinished;
+  }
+}
+
+}  // namespace lddb
