@@ -34,7 +34,7 @@ folder of --maps with its scenario queries: the same comparison, and tile and oc
 against A* (lengths must match). Every search returns its own path, not smoothed (the
 library smooths any-angle paths by default), as the paper compares them; the "smoothed"
 column applies smooth_path to Block A*'s. --limit N takes N evenly spaced queries of each scenario
-file (0: all). The tables go to stdout, or with --doc into that file, replacing the part
+file (0: all). The tables go to stdout; with --doc their summary goes into that file, replacing the part
 between the lines <!-- suite:begin --> and <!-- suite:end --> (appending one when absent; the
 rest of the file is kept); --svg writes a chart. Nothing else is written. Progress goes to
 stderr; the exit status is 1 when a path is missing or invalid or a length check fails. The
@@ -51,7 +51,7 @@ void add_suite_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("SUITE", a->suite, "The suite to run: paper")->required();
   cmd->add_option("--maps", a->maps, "Folder of map folders with .scen files [<source tree>/../shared/maps]");
   // The last --doc and --svg given count, so that a script's defaults can be overridden.
-  cmd->add_option("--doc", a->doc, "Markdown file for the tables, between its suite markers (default: stdout)")
+  cmd->add_option("--doc", a->doc, "Markdown file for the summary tables, between its suite markers (default: every table on stdout)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--svg", a->svg, "SVG file for the chart (default: no chart)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

@@ -208,7 +208,9 @@ struct run_facts {
 };
 
 // The document's region: the tables between kBeginMarker and kEndMarker (both included);
-// `svg_link` (empty: none) is the chart as the document links it.
+// `svg_link` (empty: none) is the chart as the document links it. With a.doc set, the
+// summary tables only (what the document keeps); without, the full tables as well (every
+// algorithm's figures per density, the empty map, each folder and each map), for stdout.
 std::string build_region(const report& rep, const run_facts& info, const suite_args& a, const std::string& svg_link,
                          const runner& run);
 

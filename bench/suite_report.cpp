@@ -1,6 +1,8 @@
 // bench/suite_report.cpp: the suite's document: its tables as Markdown, and the region they
 // fill between the lines `<!-- suite:begin -->` and `<!-- suite:end -->` of a document, so
-// that hand-written text around them survives a new run.
+// that hand-written text around them survives a new run. The document gets a summary (one
+// row per data set, any-angle, and one per folder, tile and octile); stdout gets the summary
+// and the full tables (every algorithm's figures per density, folder and map).
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -78,9 +80,13 @@ std::vector<std::string> any_rows(const any_group& g, const std::string& label) 
 const std::vector<std::string> kAnyHeading{"data set",     "algorithm",          "distance",         "expanded",
                                            "ms per query", "Block A* faster by", "length vs Theta*", "valid paths"};
 
+// A row of the any-angle summary: Block A*'s time, how many times faster it is than each
+// search, its length against Theta*'s, and the same ratios from the paper where it has the
+// data set.
 std::string summary_row(const any_group& g, const std::string& label, const std::optional<paper_row>& paper) {
   std::vector<std::string> row{label,
                                std::to_string(g.s[kBlock].queries),
+                               format_ms(g.s[kBlock].mean_ms()),
                                format_ratio(g.speedup(kAstar)),
                                format_ratio(g.speedup(kTheta)),
                                format_ratio(g.speedup(kLazy)),
@@ -94,6 +100,81 @@ std::string summary_row(const any_group& g, const std::string& label, const std:
     row.insert(row.end(), {"", "", ""});
   }
   return md_row(row);
+}
+
+// A row of the tile and octile summary: A*'s and Block A*'s mean times under each rule, and
+// the queries where Block A*'s length differs from A*'s.
+std::string cell_summary_row(const cell_group& g) {
+  const stats &ta = g.s[kTileA], &tb = g.s[kTileB], &oa = g.s[kOctA], &ob = g.s[kOctB];
+  return md_row({g.name, std::to_string(ta.queries), format_ms(ta.mean_ms()), format_ms(tb.mean_ms()),
+                 format_ratio(ta.mean_ms() / tb.mean_ms()), format_ms(oa.mean_ms()), format_ms(ob.mean_ms()),
+                 format_ratio(oa.mean_ms() / ob.mean_ms()),
+                 std::to_string(g.tile_mismatch) + " / " + std::to_string(g.octile_mismatch)});
+}
+
+std::string side_label(int side) { return std::to_string(side) + "×" + std::to_string(side); }
+
+// The full tables, printed without --doc: every algorithm's figures for each density, the
+// empty map, each folder and each map, and tile and octile per map.
+std::string full_tables(const report& rep, const suite_args& a) {
+  std::string s;
+  s += "### Full tables\n\n";
+  s += "Printed without `--doc` only. *Distance* is the mean path length, *expanded* the mean number of cells "
+       "(A\\*), vertices (Theta\\*, Lazy Theta\\*) or nodes (Block A\\*: blocks and open squares) expanded, *ms per "
+       "query* the mean time of the search call, *Block A\\* faster by* that algorithm's time over Block A\\*'s, "
+       "and *length vs Theta\\** the mean length against Theta\\*'s.\n\n";
+  if (!rep.table1.empty()) {
+    s += "#### Table 1: random maps\n\n";
+    s += md_heading(kAnyHeading);
+    for (std::size_t i = 0; i < rep.table1.size(); ++i)
+      for (const std::string& r : any_rows(rep.table1[i], "random " + std::to_string(rep.densities[i]) + "%")) s += r;
+    s += "\n";
+  }
+  if (rep.table2) {
+    s += "#### Table 2: a large empty map, zero heuristic\n\n";
+    s += md_heading(kAnyHeading);
+    for (const std::string& r : any_rows(*rep.table2, side_label(a.empty_side))) s += r;
+    s += "\n";
+  }
+  if (rep.maps_note.empty()) {
+    s += "#### Any-angle, per folder\n\n";
+    s += md_heading(kAnyHeading);
+    for (const any_group& g : rep.folder_any)
+      for (const std::string& r : any_rows(g, g.name + " (" + std::to_string(g.s[kBlock].queries) + ")")) s += r;
+    s += "\n#### Any-angle, per map\n\n";
+    s += md_heading({"folder", "map", "queries", "A\\* ms", "Theta\\* ms", "Lazy Theta\\* ms", "Block A\\* ms",
+                     "vs A\\*", "vs Theta\\*", "vs Lazy Theta\\*", "Theta\\* length", "Block A\\* length",
+                     "vs Theta\\*", "invalid"});
+    for (std::size_t i = 0; i < rep.map_any.size(); ++i) {
+      const any_group& g = rep.map_any[i];
+      std::uint64_t invalid = 0;
+      for (int k = 0; k < kAnyCount; ++k) invalid += g.s[k].queries - g.s[k].valid();
+      s += md_row({rep.map_folder[i], g.name,
+                   std::to_string(g.s[kBlock].queries) + " of " + std::to_string(g.file_queries),
+                   format_ms(g.s[kAstar].mean_ms()), format_ms(g.s[kTheta].mean_ms()), format_ms(g.s[kLazy].mean_ms()),
+                   format_ms(g.s[kBlock].mean_ms()), format_ratio(g.speedup(kAstar)), format_ratio(g.speedup(kTheta)),
+                   format_ratio(g.speedup(kLazy)), format_fixed(g.s[kTheta].mean_length(), 3),
+                   format_fixed(g.s[kBlock].mean_length(), 3), format_percent(g.vs_theta(g.s[kBlock])),
+                   std::to_string(invalid)});
+    }
+    s += "\n#### Tile and octile Block A\\* against A\\*, per map\n\n";
+    s += md_heading({"folder", "map", "rule", "queries", "A\\* ms", "Block A\\* ms", "Block A\\* faster by",
+                     "A\\* expanded", "Block A\\* expanded", "mismatches", "invalid"});
+    for (std::size_t i = 0; i < rep.map_cell.size(); ++i) {
+      const cell_group& g = rep.map_cell[i];
+      for (int r = 0; r < 2; ++r) {
+        const stats& A = g.s[r == 0 ? kTileA : kOctA];
+        const stats& B = g.s[r == 0 ? kTileB : kOctB];
+        s += md_row({rep.map_folder[i], g.name, r == 0 ? "tile" : "octile", std::to_string(A.queries),
+                     format_ms(A.mean_ms()), format_ms(B.mean_ms()), format_ratio(A.mean_ms() / B.mean_ms()),
+                     format_fixed(A.mean_expanded(), 0), format_fixed(B.mean_expanded(), 0),
+                     std::to_string(r == 0 ? g.tile_mismatch : g.octile_mismatch),
+                     std::to_string((A.queries - A.valid()) + (B.queries - B.valid()))});
+      }
+    }
+    s += "\n";
+  }
+  return s;
 }
 
 }  // namespace
@@ -115,11 +196,14 @@ std::string format_seconds(double s) {
 
 std::string build_region(const report& rep, const run_facts& info, const suite_args& a, const std::string& svg_link,
                          const runner& run) {
+  const bool full = !a.doc;
   std::string s;
   s += std::string(kBeginMarker) + "\n";
   s += "## The paper's benchmark: `" + std::string(kSuiteCommand) + "`\n\n";
-  s += "Written by `" + std::string(kSuiteCommand) + "`. The next run replaces everything between the "
-       "`suite:begin` and `suite:end` markers, and nothing else in this file.\n\n";
+  s += "Written by `" + std::string(kSuiteCommand) + "`: with `--doc FILE` it replaces everything between the "
+       "`suite:begin` and `suite:end` markers of FILE, and nothing else in it, with the summary below; without "
+       "`--doc` it prints the summary on stdout, followed by the full tables (every algorithm's distance, "
+       "expansions and time for each density, the empty map, each folder and each map).\n\n";
   s += md_heading({"", ""});
   s += md_row({"machine", info.machine + "; load average " + info.load + " at the start"});
   s += md_row({"date", info.date + "; the run took " + info.duration});
@@ -134,19 +218,16 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
        "queries, so that all share any drift in the machine's load while each runs warm, as a game's one "
        "pathfinder does (with `--chunk 1` every query is run by every algorithm in turn, and each search starts "
        "in caches the others have filled). Only the search call is timed (`steady_clock`), as `lddb bench` does; "
-       "after a chunk's searches every path is checked by the independent checker (`lddb/checker.hpp`). A\\* runs from the start cell to the goal cell "
-       "on octile moves; Theta\\*, Lazy Theta\\* and Block A\\* (" +
+       "after a chunk's searches every path is checked by the independent checker (`lddb/checker.hpp`). A\\* runs "
+       "from the start cell to the goal cell on octile moves; Theta\\*, Lazy Theta\\* and Block A\\* (" +
        (a.any_angle_lddb ? "`" + *a.any_angle_lddb + "` (`--any-angle-lddb`), all three under its rule"
                          : std::string("the shipped `any-angle-4.lddb`, 4×4-cell blocks")) +
-       ") run between the cells' top-left corners. *Distance* is the mean path length, *expanded* the mean number of "
-       "cells (A\\*), vertices (Theta\\*, Lazy Theta\\*) or nodes (Block A\\*: blocks and open squares) expanded, *ms per query* the mean "
-       "time of the search call. *Block A\\* faster by* is that algorithm's time over Block A\\*'s, and *length vs "
-       "Theta\\** the mean length against Theta\\*'s.\n\n";
+       ") run between the cells' top-left corners.\n\n";
   s += "**Heuristics, as in the paper.** The paper uses the Euclidean heuristic for its Table 1 (its text blames "
        "the Euclidean heuristic for Theta\\*'s expansions as obstacles increase, and on the StarCraft maps). It "
        "does not name its A\\*'s heuristic, but its counts fit the Euclidean one: 14,957 cells expanded on the "
-       "empty maps, about what our A\\* expands with it (the 0% row), and far more than with the octile "
-       "heuristic. So every search in the any-angle comparisons here uses the Euclidean heuristic" +
+       "empty maps, about what our A\\* expands with it (the 0% row of the full tables), and far more than with "
+       "the octile heuristic. So every search in the any-angle comparisons here uses the Euclidean heuristic" +
        std::string(a.astar_heuristic == "euclidean"
                        ? ""
                        : " except A\\*, which uses the " + a.astar_heuristic + " heuristic (`--astar-heuristic`)") +
@@ -167,42 +248,44 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
        "are far longer than the any-angle ones at 30–40% obstacles; and at 50% the free cells no longer percolate "
        "(the threshold is about 59.3% free), so connected pairs lie close together and the paths are short.\n\n";
 
-  if (!rep.table1.empty()) {
-    s += "### Table 1: random maps\n\n";
-    s += std::to_string(a.random_side) + "×" + std::to_string(a.random_side) + " maps (`make_random_map`), each " +
-         "cell blocked with the given probability; " + std::to_string(a.maps_per_density) + " map" +
+  // The data sets, in the order of the tables' rows.
+  s += "**Data sets.**";
+  if (!rep.table1.empty())
+    s += " *random N%* (the paper's Table 1): " + side_label(a.random_side) + " maps (`make_random_map`), each " +
+         "cell blocked with probability N%; " + std::to_string(a.maps_per_density) + " map" +
          (a.maps_per_density == 1 ? "" : "s") + " per density × " + std::to_string(a.pairs) +
-         " connected random start/goal pairs each. The paper averaged 500 maps × 100 pairs per density.\n\n";
-    s += md_heading(kAnyHeading);
-    for (std::size_t i = 0; i < rep.table1.size(); ++i)
-      for (const std::string& r : any_rows(rep.table1[i], "random " + std::to_string(rep.densities[i]) + "%")) s += r;
-    s += "\n";
+         " connected random start/goal pairs each (the paper averaged 500 maps × 100 pairs per density).";
+  if (rep.table2)
+    s += " *" + side_label(a.empty_side) + ", zero h* (its Table 2): one map without obstacles, " +
+         std::to_string(a.empty_pairs) + " random start/goal pairs, the zero heuristic for every algorithm.";
+  if (!rep.maps_note.empty()) {
+    s += " " + rep.maps_note;
+  } else {
+    s += " The folders: every `*.scen` below `" + rep.maps_dir + "`, grouped by folder. " +
+         (rep.limit ? "At most " + std::to_string(rep.limit) +
+                          " queries per scenario file (`--limit`), evenly spaced over the file (the middle of each "
+                          "of that many equal slices), so every length bucket is represented; `--limit 0` runs them "
+                          "all."
+                    : std::string("Every query of every file (`--limit 0`).")) +
+         " The cells of a query are A\\*'s start and goal; their top-left corners are the any-angle searches'.";
   }
-  if (rep.table2) {
-    s += "### Table 2: a large empty map, zero heuristic\n\n";
-    s += std::to_string(a.empty_side) + "×" + std::to_string(a.empty_side) + " without obstacles, " +
-         std::to_string(a.empty_pairs) + " random start/goal pairs, the zero heuristic for every algorithm.\n\n";
-    s += md_heading(kAnyHeading);
-    for (const std::string& r :
-         any_rows(*rep.table2, std::to_string(a.empty_side) + "×" + std::to_string(a.empty_side)))
-      s += r;
-    s += "\n";
-  }
+  s += "\n\n";
 
-  // Summary against the paper.
-  s += "### Block A\\* against the others, and the paper's ratios\n\n";
-  s += "How many times faster any-angle Block A\\* is than each search, and its mean length against Theta\\*'s, "
-       "raw (every search is asked for its own path, search_options::smooth = false, although any-angle paths come "
-       "smoothed by default) and after `smooth_path` (the paper: at most 0.5% longer, 0.1% after smoothing). The "
-       "last three columns "
-       "are the same ratios computed from the paper's tables (Core 2 at 2.8 GHz; Baldur's Gate II and Dragon Age: "
-       "Origins from its game-map rows).\n\n";
-  s += md_heading({"data set", "queries", "vs A\\*", "vs Theta\\*", "vs Lazy Theta\\*", "length vs Theta\\*",
-                   "smoothed vs Theta\\*", "paper: vs A\\*", "paper: vs Theta\\*", "paper: length vs Theta\\*"});
+  // The any-angle summary, against the paper.
+  s += "### Any-angle: Block A\\* against the others, and the paper's ratios\n\n";
+  s += "Block A\\*'s mean time per query; how many times faster it is than each search (that search's mean time "
+       "over Block A\\*'s); and its mean length against Theta\\*'s, raw (every search is asked for its own path, "
+       "search_options::smooth = false, although any-angle paths come smoothed by default) and after "
+       "`smooth_path` (the paper: at most 0.5% longer, 0.1% after smoothing). The last three columns are the same "
+       "ratios computed from the paper's tables (Core 2 at 2.8 GHz; Baldur's Gate II and Dragon Age: Origins from "
+       "its game-map rows).\n\n";
+  s += md_heading({"data set", "queries", "Block A\\* ms", "vs A\\*", "vs Theta\\*", "vs Lazy Theta\\*",
+                   "length vs Theta\\*", "smoothed vs Theta\\*", "paper: vs A\\*", "paper: vs Theta\\*",
+                   "paper: length vs Theta\\*"});
   for (std::size_t i = 0; i < rep.table1.size(); ++i)
     s += summary_row(rep.table1[i], "random " + std::to_string(rep.densities[i]) + "%", paper_random(rep.densities[i]));
   if (rep.table2)
-    s += summary_row(*rep.table2, std::to_string(a.empty_side) + "×" + std::to_string(a.empty_side) + ", zero h",
+    s += summary_row(*rep.table2, side_label(a.empty_side) + ", zero h",
                      a.empty_side == 1000 ? std::optional<paper_row>(kPaperTable2) : std::nullopt);
   for (const any_group& g : rep.folder_any) {
     std::optional<paper_row> paper;
@@ -212,68 +295,19 @@ std::string build_region(const report& rep, const run_facts& info, const suite_a
   }
   s += "\n";
 
-  s += "### Benchmark maps\n\n";
-  if (!rep.maps_note.empty()) {
-    s += rep.maps_note + "\n\n";
-  } else {
-    s += "Every `*.scen` below `" + rep.maps_dir + "`, grouped by folder. " +
-         (rep.limit ? "At most " + std::to_string(rep.limit) +
-                          " queries per scenario file (`--limit`), evenly spaced over the file (the middle of each "
-                          "of that many equal slices), so every length bucket is represented; `--limit 0` runs them "
-                          "all."
-                    : std::string("Every query of every file (`--limit 0`).")) +
-         " The cells of a query are A\\*'s start and goal; their top-left corners are the any-angle searches'.\n\n";
-    s += "#### Any-angle, per folder\n\n";
-    s += md_heading(kAnyHeading);
-    for (const any_group& g : rep.folder_any)
-      for (const std::string& r : any_rows(g, g.name + " (" + std::to_string(g.s[kBlock].queries) + ")")) s += r;
-    s += "\n#### Any-angle, per map\n\n";
-    s += md_heading({"folder", "map", "queries", "A\\* ms", "Theta\\* ms", "Lazy Theta\\* ms", "Block A\\* ms",
-                     "vs A\\*", "vs Theta\\*", "vs Lazy Theta\\*", "Theta\\* length", "Block A\\* length",
-                     "vs Theta\\*", "invalid"});
-    for (std::size_t i = 0; i < rep.map_any.size(); ++i) {
-      const any_group& g = rep.map_any[i];
-      std::uint64_t invalid = 0;
-      for (int k = 0; k < kAnyCount; ++k) invalid += g.s[k].queries - g.s[k].valid();
-      s += md_row({rep.map_folder[i], g.name,
-                   std::to_string(g.s[kBlock].queries) + " of " + std::to_string(g.file_queries),
-                   format_ms(g.s[kAstar].mean_ms()), format_ms(g.s[kTheta].mean_ms()), format_ms(g.s[kLazy].mean_ms()),
-                   format_ms(g.s[kBlock].mean_ms()), format_ratio(g.speedup(kAstar)), format_ratio(g.speedup(kTheta)),
-                   format_ratio(g.speedup(kLazy)), format_fixed(g.s[kTheta].mean_length(), 3),
-                   format_fixed(g.s[kBlock].mean_length(), 3), format_percent(g.vs_theta(g.s[kBlock])),
-                   std::to_string(invalid)});
-    }
-    s += "\n#### Tile and octile Block A\\* against A\\*\n\n";
-    s += "Same queries, cells to cells, each rule's own heuristic. Block A\\* must return A\\*'s optimal lengths: "
+  // The tile and octile summary, per folder.
+  if (!rep.folder_cell.empty()) {
+    s += "### Tile and octile: Block A\\* against A\\*\n\n";
+    s += "The folders' queries, cells to cells, each rule's own heuristic: the mean time of A\\* and of Block "
+         "A\\* per query, and how many times faster Block A\\* is. Block A\\* must return A\\*'s optimal lengths: "
          "*mismatches* counts the queries where it does not.\n\n";
-    const std::vector<std::string> cell_heading{"folder",
-                                                "map",
-                                                "rule",
-                                                "queries",
-                                                "A\\* ms",
-                                                "Block A\\* ms",
-                                                "Block A\\* faster by",
-                                                "A\\* expanded",
-                                                "Block A\\* expanded",
-                                                "mismatches",
-                                                "invalid"};
-    s += md_heading(cell_heading);
-    auto cell_rows = [&](const cell_group& g, const std::string& folder, const std::string& map) {
-      for (int r = 0; r < 2; ++r) {
-        const stats& A = g.s[r == 0 ? kTileA : kOctA];
-        const stats& B = g.s[r == 0 ? kTileB : kOctB];
-        s +=
-            md_row({folder, map, r == 0 ? "tile" : "octile", std::to_string(A.queries), format_ms(A.mean_ms()),
-                    format_ms(B.mean_ms()), format_ratio(A.mean_ms() / B.mean_ms()), format_fixed(A.mean_expanded(), 0),
-                    format_fixed(B.mean_expanded(), 0), std::to_string(r == 0 ? g.tile_mismatch : g.octile_mismatch),
-                    std::to_string((A.queries - A.valid()) + (B.queries - B.valid()))});
-      }
-    };
-    for (const cell_group& g : rep.folder_cell) cell_rows(g, g.name, "**all**");
-    for (std::size_t i = 0; i < rep.map_cell.size(); ++i)
-      cell_rows(rep.map_cell[i], rep.map_folder[i], rep.map_cell[i].name);
+    s += md_heading({"folder", "queries", "tile: A\\* ms", "Block A\\* ms", "faster by", "octile: A\\* ms",
+                     "Block A\\* ms", "faster by", "mismatches, tile / octile"});
+    for (const cell_group& g : rep.folder_cell) s += cell_summary_row(g);
     s += "\n";
   }
+
+  if (full) s += full_tables(rep, a);
 
   // Checks.
   std::uint64_t block_longer = 0, theta_longer = 0, lazy_longer = 0, any_queries = 0, invalid = 0, missing = 0;

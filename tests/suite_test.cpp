@@ -4,17 +4,20 @@
 // whose queries have known lengths, and a walled map). Every run writes its document and
 // chart into the test's scratch folder, or prints the tables, never into docs/.
 //
-//   TablesOnStdout          without --doc and --svg: the tables on stdout, no file written
-//   TinySuite               tables, rows and numeric cells, relations that must hold
-//                           (any-angle lengths <= octile A*'s, tile/octile Block A* equal
-//                           to A*), progress on stderr
-//   EvenlySpacedLimit       --limit N takes the middle of N equal slices of a file
-//   SameSeedSameTables      the seed fixes maps, pairs, lengths and expansions
-//   HandWrittenTextSurvives only the region between the markers changes; appended when absent
-//   SvgIsWellFormed         balanced tags, one <svg> root, bars and labels
-//   MissingMapsFolder       reported on stderr and in the document, then skipped
-//   BadOptions              each wrong command line: exit 2 (or 1) and a message naming it
-//   FailedWrite             a write that fails leaves the old files and no temporary behind
+//   ChunkingChangesNoResult  --chunk orders the searches but changes no length or expansion
+//   TablesOnStdout           without --doc and --svg: summary and full tables on stdout, no file
+//   FullTables               the full tables' rows, numeric cells and the relations that must
+//                            hold (any-angle lengths <= octile A*'s), and the summary rows are
+//                            the full tables' figures
+//   TinySuite                the document holds the summary only: its rows, cells and checks
+//   SummaryIsTheSameRun      --doc and stdout runs of one seed agree on every column but times
+//   EvenlySpacedLimit        --limit N takes the middle of N equal slices of a file
+//   SameSeedSameTables       the seed fixes maps, pairs, lengths and expansions
+//   HandWrittenTextSurvives  only the region between the markers changes; appended when absent
+//   SvgIsWellFormed          balanced tags, one <svg> root, bars and labels
+//   MissingMapsFolder        reported on stderr and in the document, then skipped
+//   BadOptions               each wrong command line: exit 2 (or 1) and a message naming it
+//   FailedWrite              a write that fails leaves the old files and no temporary behind
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -73,12 +76,16 @@ class SuiteTest : public ::testing::Test {
     write_maps(maps_);
   }
   std::string p(const std::string& name) const { return quote(dir_ / name); }
+  // The tiny configuration, its tables on stdout.
+  std::string tiny_out(int seed = 7, const std::optional<fs::path>& maps = std::nullopt) const {
+    return "suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
+           "--empty-pairs 3 --limit 3 --seed " +
+           std::to_string(seed) + " --maps " + quote(maps ? *maps : maps_);
+  }
   // The tiny configuration, writing `doc` and `svg` in the scratch folder.
   std::string tiny(const std::string& doc = "doc.md", const std::string& svg = "chart.svg", int seed = 7,
                    const std::optional<fs::path>& maps = std::nullopt) const {
-    return "suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
-           "--empty-pairs 3 --limit 3 --seed " +
-           std::to_string(seed) + " --maps " + quote(maps ? *maps : maps_) + " --doc " + p(doc) + " --svg " + p(svg);
+    return tiny_out(seed, maps) + " --doc " + p(doc) + " --svg " + p(svg);
   }
   run_result run(const std::string& args, const std::string& env = "", const std::optional<fs::path>& cwd = std::nullopt) {
     return run_program_in(LDDB_BENCH, dir_, args, env, cwd);
@@ -139,6 +146,34 @@ std::map<std::string, std::map<std::string, std::vector<std::string>>> any_angle
   return out;
 }
 
+// The summary tables' headings (in the document and on stdout) and the full tables' (stdout only).
+const std::string kAnySummary = "### Any-angle: Block A\\* against the others, and the paper's ratios";
+const std::string kCellSummary = "### Tile and octile: Block A\\* against A\\*";
+const std::string kTable1 = "#### Table 1: random maps";
+const std::string kTable2 = "#### Table 2: a large empty map, zero heuristic";
+const std::string kPerFolder = "#### Any-angle, per folder";
+const std::string kPerMap = "#### Any-angle, per map";
+const std::string kCellPerMap = "#### Tile and octile Block A\\* against A\\*, per map";
+
+const std::regex kRatio(R"([0-9]+\.[0-9]{2}×)");
+const std::regex kPercent(R"([+-][0-9]+\.[0-9]{2}%)");
+
+// The summary row of data set `label`, or none.
+std::vector<std::string> row_named(const std::vector<std::vector<std::string>>& rows, const std::string& label) {
+  for (const auto& r : rows)
+    if (!r.empty() && r[0] == label) return r;
+  return {};
+}
+
+// The lines of `text` that are table rows (start with '|').
+std::size_t table_lines(const std::string& text) {
+  std::size_t n = 0;
+  std::stringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) n += line.rfind("|", 0) == 0;
+  return n;
+}
+
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -151,23 +186,23 @@ std::size_t count(const std::string& text, const std::string& what) {
 // lengths and expansions are the same whether each query is run by every algorithm in turn
 // or each algorithm runs a few queries in turn.
 TEST_F(SuiteTest, ChunkingChangesNoResult) {
-  const run_result one = run(tiny("one.md", "one.svg") + " --chunk 1");
+  const run_result one = run(tiny_out() + " --chunk 1");
   ASSERT_EQ(one.status, 0) << one.all();
-  const run_result two = run(tiny("two.md", "two.svg") + " --chunk 2");
+  const run_result two = run(tiny_out() + " --chunk 2");
   ASSERT_EQ(two.status, 0) << two.all();
-  const std::string a = read_file(dir_ / "one.md"), b = read_file(dir_ / "two.md");
+  const std::string& a = one.out;
+  const std::string& b = two.out;
   EXPECT_NE(a.find("chunks of 1 (`--chunk`)"), std::string::npos) << a;
   EXPECT_NE(b.find("chunks of 2 (`--chunk`)"), std::string::npos) << b;
-  const auto map_a = table_after(a, "#### Any-angle, per map"), map_b = table_after(b, "#### Any-angle, per map");
+  const auto map_a = table_after(a, kPerMap), map_b = table_after(b, kPerMap);
   ASSERT_EQ(map_a.size(), 2u) << a;
   ASSERT_EQ(map_b.size(), map_a.size()) << b;
   for (std::size_t i = 0; i < map_a.size(); ++i) {
     EXPECT_EQ(map_a[i][10], map_b[i][10]) << "Theta* length, " << map_a[i][1];
     EXPECT_EQ(map_a[i][11], map_b[i][11]) << "Block A* length, " << map_a[i][1];
   }
-  const auto cells_a = table_after(a, "#### Tile and octile Block A\\* against A\\*");
-  const auto cells_b = table_after(b, "#### Tile and octile Block A\\* against A\\*");
-  ASSERT_EQ(cells_a.size(), 6u) << a;
+  const auto cells_a = table_after(a, kCellPerMap), cells_b = table_after(b, kCellPerMap);
+  ASSERT_EQ(cells_a.size(), 4u) << a;
   ASSERT_EQ(cells_b.size(), cells_a.size()) << b;
   for (std::size_t i = 0; i < cells_a.size(); ++i) {
     EXPECT_EQ(cells_a[i][7], cells_b[i][7]) << "A* expanded, row " << i;
@@ -176,8 +211,8 @@ TEST_F(SuiteTest, ChunkingChangesNoResult) {
   }
 }
 
-// Without --doc and --svg the tables go to stdout (the region a --doc run would write) and
-// nothing is written: not in the current folder, not in the source tree's docs/.
+// Without --doc and --svg the region goes to stdout, the summary followed by the full tables,
+// and nothing is written: not in the current folder, not in the source tree's docs/.
 TEST_F(SuiteTest, TablesOnStdout) {
   const fs::path docs = fs::path(LDDB_SOURCE_DIR) / "docs";
   auto stamp = [&](const char* name) {
@@ -185,9 +220,7 @@ TEST_F(SuiteTest, TablesOnStdout) {
     return fs::exists(docs / name, ec) ? fs::last_write_time(docs / name, ec) : fs::file_time_type{};
   };
   const auto doc_before = stamp("benchmarks.md"), svg_before = stamp("suite.svg");
-  const std::string args =
-      "suite paper --random-side 32 --densities 0,20 --maps-per-density 1 --pairs 4 --empty-side 24 "
-      "--empty-pairs 3 --limit 3 --seed 7 --maps " + quote(maps_);
+  const std::string args = tiny_out();
   const run_result r = run(args, "", dir_);
   ASSERT_EQ(r.status, 0) << r.all();
   EXPECT_EQ(r.out.rfind("<!-- suite:begin -->\n## The paper's benchmark: `lddb-bench suite paper`", 0), 0u) << r.out;
@@ -195,8 +228,21 @@ TEST_F(SuiteTest, TablesOnStdout) {
   EXPECT_EQ(r.out.find("wrote "), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("![Mean time per query"), std::string::npos) << "no chart, no link";
   EXPECT_NE(r.err.find("lddb-bench suite: done in "), std::string::npos) << r.err;
-  EXPECT_EQ(table_after(r.out, "### Table 1: random maps").size(), 8u) << r.out;
-  EXPECT_EQ(table_after(r.out, "#### Any-angle, per map").size(), 2u) << r.out;
+  // The summary first, then the full tables, then the checks.
+  const std::size_t summary = r.out.find(kAnySummary), full = r.out.find("\n### Full tables\n"),
+                    checks = r.out.find("\n### Checks\n");
+  ASSERT_NE(summary, std::string::npos) << r.out;
+  ASSERT_NE(full, std::string::npos) << r.out;
+  ASSERT_NE(checks, std::string::npos) << r.out;
+  EXPECT_LT(summary, full);
+  EXPECT_LT(full, checks);
+  EXPECT_EQ(table_after(r.out, kAnySummary).size(), 4u) << r.out;
+  EXPECT_EQ(table_after(r.out, kCellSummary).size(), 1u) << r.out;
+  EXPECT_EQ(table_after(r.out, kTable1).size(), 8u) << r.out;
+  EXPECT_EQ(table_after(r.out, kTable2).size(), 4u) << r.out;
+  EXPECT_EQ(table_after(r.out, kPerFolder).size(), 4u) << r.out;
+  EXPECT_EQ(table_after(r.out, kPerMap).size(), 2u) << r.out;
+  EXPECT_EQ(table_after(r.out, kCellPerMap).size(), 4u) << r.out;
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(dir_))
     if (e.is_regular_file()) files.push_back(e.path().filename().string());
@@ -212,10 +258,101 @@ TEST_F(SuiteTest, TablesOnStdout) {
   EXPECT_TRUE(fs::exists(dir_ / "chart.svg"));
 }
 
+// The full tables on stdout: every algorithm's figures per data set, map and rule, the
+// relations that must hold between them, and the summary rows taken from them.
+TEST_F(SuiteTest, FullTables) {
+  const run_result r = run(tiny_out());
+  ASSERT_EQ(r.status, 0) << r.all();
+  const std::string& out = r.out;
+
+  const std::vector<std::string> algorithms{"A* (octile)", "Theta*", "Lazy Theta*", "Block A*"};
+  const auto summary = table_after(out, kAnySummary);
+  auto check_any_angle = [&](const std::string& heading, const std::vector<std::string>& sets,
+                             const std::vector<std::string>& summary_labels, const std::string& valid) {
+    SCOPED_TRACE(heading);
+    const auto rows = table_after(out, heading);
+    ASSERT_EQ(rows.size(), sets.size() * 4) << out;
+    const auto by_set = any_angle_rows(rows);
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      const std::string& set = sets[i];
+      SCOPED_TRACE(set);
+      ASSERT_EQ(by_set.count(set), 1u) << out;
+      const auto& algos = by_set.at(set);
+      for (const std::string& a : algorithms) {
+        ASSERT_EQ(algos.count(a), 1u) << a;
+        const auto& c = algos.at(a);
+        EXPECT_TRUE(is_number(c[2]) && is_number(c[3]) && is_number(c[4]))
+            << a << ": " << c[2] << " " << c[3] << " " << c[4];
+        EXPECT_TRUE(a == "Block A*" ? c[5].empty() : std::regex_match(c[5], kRatio)) << c[5];
+        EXPECT_TRUE(std::regex_match(c[6], kPercent)) << c[6];
+        EXPECT_EQ(c[7], valid) << a;
+      }
+      // Every octile path is an any-angle path: Block A* (exact over its database) and, on
+      // these maps, Theta* and Lazy Theta* are never longer than octile A*.
+      const double astar = std::stod(algos.at("A* (octile)")[2]);
+      for (const char* a : {"Block A*", "Theta*", "Lazy Theta*"}) EXPECT_LE(std::stod(algos.at(a)[2]), astar) << a;
+      EXPECT_EQ(algos.at("Theta*")[6], "+0.00%");
+
+      // The summary row of this data set repeats these figures.
+      const std::vector<std::string> s = row_named(summary, summary_labels[i]);
+      ASSERT_EQ(s.size(), 11u) << summary_labels[i] << "\n" << out;
+      EXPECT_EQ(s[1], valid.substr(valid.find('/') + 1)) << "queries";
+      EXPECT_EQ(s[2], algos.at("Block A*")[4]) << "Block A* ms";
+      EXPECT_EQ(s[3], algos.at("A* (octile)")[5]) << "vs A*";
+      EXPECT_EQ(s[4], algos.at("Theta*")[5]) << "vs Theta*";
+      EXPECT_EQ(s[5], algos.at("Lazy Theta*")[5]) << "vs Lazy Theta*";
+      EXPECT_EQ(s[6], algos.at("Block A*")[6]) << "length vs Theta*";
+    }
+  };
+  check_any_angle(kTable1, {"random 0%", "random 20%"}, {"random 0%", "random 20%"}, "4/4");
+  check_any_angle(kTable2, {"24×24"}, {"24×24, zero h"}, "3/3");
+  check_any_angle(kPerFolder, {"tiny (6)"}, {"tiny"}, "6/6");
+
+  const auto per_map = table_after(out, kPerMap);
+  ASSERT_EQ(per_map.size(), 2u) << out;
+  EXPECT_EQ(per_map[0][1], "open");
+  EXPECT_EQ(per_map[0][2], "3 of 10");
+  EXPECT_EQ(per_map[1][1], "walls");
+  EXPECT_EQ(per_map[1][2], "3 of 5");
+  for (const auto& row : per_map) {
+    for (std::size_t k = 3; k <= 6; ++k) EXPECT_TRUE(is_number(row[k])) << row[k];  // times
+    EXPECT_TRUE(is_number(row[10]) && is_number(row[11])) << "lengths";
+    EXPECT_EQ(row[13], "0") << "invalid paths";
+  }
+
+  // Tile and octile Block A* return A*'s lengths: no mismatch, nothing invalid; the folder's
+  // summary row counts the maps' queries and mismatches.
+  const auto cells = table_after(out, kCellPerMap);
+  ASSERT_EQ(cells.size(), 4u) << out;  // open, walls; tile and octile each
+  int tile_queries = 0, octile_queries = 0;
+  for (const auto& row : cells) {
+    EXPECT_TRUE(row[2] == "tile" || row[2] == "octile") << row[2];
+    EXPECT_TRUE(is_number(row[4]) && is_number(row[5]) && is_number(row[7]) && is_number(row[8]));
+    EXPECT_TRUE(std::regex_match(row[6], kRatio)) << row[6];
+    EXPECT_EQ(row[9], "0") << "mismatches";
+    EXPECT_EQ(row[10], "0") << "invalid";
+    (row[2] == "tile" ? tile_queries : octile_queries) += std::stoi(row[3]);
+  }
+  EXPECT_EQ(cells[0][1], "open");
+  EXPECT_EQ(cells[0][2], "tile");
+  EXPECT_EQ(cells[3][1], "walls");
+  EXPECT_EQ(cells[3][2], "octile");
+  EXPECT_EQ(tile_queries, 6);
+  EXPECT_EQ(octile_queries, 6);
+  const auto cell_summary = table_after(out, kCellSummary);
+  ASSERT_EQ(cell_summary.size(), 1u) << out;
+  EXPECT_EQ(cell_summary[0][0], "tiny");
+  EXPECT_EQ(cell_summary[0][1], std::to_string(tile_queries));
+  EXPECT_EQ(cell_summary[0][8], "0 / 0");
+}
+
+// The document holds the summary only: one row per data set (any-angle) and one per folder
+// (tile and octile), the run's facts and the checks; the full tables stay on stdout.
 TEST_F(SuiteTest, TinySuite) {
   const run_result r = run(tiny());
   ASSERT_EQ(r.status, 0) << r.all();
   EXPECT_NE(r.out.find("wrote " + (dir_ / "doc.md").string()), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("<!-- suite:begin -->"), std::string::npos) << "no tables on stdout with --doc";
   EXPECT_NE(r.err.find("suite: Table 1: 20% obstacles, map 1/1: 4 pairs"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("suite: Table 2: 3 of 3 pairs, "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("suite: maps [2/2] tiny/walls: 3 of 5 queries"), std::string::npos) << r.err;
@@ -227,71 +364,54 @@ TEST_F(SuiteTest, TinySuite) {
     EXPECT_NE(doc.find(line), std::string::npos) << line << "\n" << doc;
   EXPECT_NE(doc.find("--densities 0,20"), std::string::npos) << "the exact command is recorded";
   EXPECT_NE(doc.find("![Mean time per query, log scale](chart.svg)"), std::string::npos) << doc;
+  for (const char* text :
+       {"*random N%* (the paper's Table 1): 32×32 maps (`make_random_map`), each cell blocked with probability N%; "
+        "1 map per density × 4 connected random start/goal pairs each",
+        "*24×24, zero h* (its Table 2): one map without obstacles, 3 random start/goal pairs",
+        "At most 3 queries per scenario file (`--limit`)"})
+    EXPECT_NE(doc.find(text), std::string::npos) << text << "\n" << doc;
 
-  const std::vector<std::string> algorithms{"A* (octile)", "Theta*", "Lazy Theta*", "Block A*"};
-  auto check_any_angle = [&](const std::string& heading, const std::vector<std::string>& sets,
-                             const std::string& valid) {
-    SCOPED_TRACE(heading);
-    const auto rows = table_after(doc, heading);
-    ASSERT_EQ(rows.size(), sets.size() * 4) << doc;
-    const auto by_set = any_angle_rows(rows);
-    for (const std::string& set : sets) {
-      SCOPED_TRACE(set);
-      ASSERT_EQ(by_set.count(set), 1u) << doc;
-      const auto& algos = by_set.at(set);
-      for (const std::string& a : algorithms) {
-        ASSERT_EQ(algos.count(a), 1u) << a;
-        const auto& c = algos.at(a);
-        EXPECT_TRUE(is_number(c[2]) && is_number(c[3]) && is_number(c[4]))
-            << a << ": " << c[2] << " " << c[3] << " " << c[4];
-        EXPECT_TRUE(a == "Block A*" ? c[5].empty() : std::regex_match(c[5], std::regex(R"([0-9]+\.[0-9]{2}×)")))
-            << c[5];
-        EXPECT_TRUE(std::regex_match(c[6], std::regex(R"([+-][0-9]+\.[0-9]{2}%)"))) << c[6];
-        EXPECT_EQ(c[7], valid) << a;
-      }
-      // Every octile path is an any-angle path: Block A* (exact over its database) and, on
-      // these maps, Theta* and Lazy Theta* are never longer than octile A*.
-      const double astar = std::stod(algos.at("A* (octile)")[2]);
-      for (const char* a : {"Block A*", "Theta*", "Lazy Theta*"}) EXPECT_LE(std::stod(algos.at(a)[2]), astar) << a;
-      EXPECT_EQ(algos.at("Theta*")[6], "+0.00%");
-    }
-  };
-  check_any_angle("### Table 1: random maps", {"random 0%", "random 20%"}, "4/4");
-  check_any_angle("### Table 2: a large empty map, zero heuristic", {"24×24"}, "3/3");
-  check_any_angle("#### Any-angle, per folder", {"tiny (6)"}, "6/6");
+  // No full table: the facts (2 + 6 lines), the any-angle summary (2 + 4) and the tile and
+  // octile summary (2 + 1) are the document's only table lines.
+  const std::string full = "### Full tables";
+  for (const std::string& heading : {kTable1, kTable2, kPerFolder, kPerMap, kCellPerMap, full})
+    EXPECT_EQ(doc.find(heading), std::string::npos) << heading;
+  EXPECT_EQ(count(doc, "\n#### "), 0u) << doc;
+  EXPECT_EQ(table_lines(doc), 17u) << doc;
 
-  // The summary: one row per data set, the paper's ratios where the paper has the data set.
-  const auto summary = table_after(doc, "### Block A\\* against the others, and the paper's ratios");
+  // The any-angle summary: one row per data set, the paper's ratios where the paper has it.
+  const auto summary = table_after(doc, kAnySummary);
   ASSERT_EQ(summary.size(), 4u) << doc;
-  EXPECT_EQ(summary[0][0], "random 0%");
-  EXPECT_EQ(summary[0][7], "4.67×");  // 0.00481 / 0.00103 from the paper's Table 1
-  EXPECT_EQ(summary[2][0], "24×24, zero h");
-  EXPECT_EQ(summary[2][7], "") << "the paper has no 24x24 row";
-  EXPECT_EQ(summary[3][0], "tiny");
-
-  const auto per_map = table_after(doc, "#### Any-angle, per map");
-  ASSERT_EQ(per_map.size(), 2u) << doc;
-  EXPECT_EQ(per_map[0][1], "open");
-  EXPECT_EQ(per_map[0][2], "3 of 10");
-  EXPECT_EQ(per_map[1][1], "walls");
-  EXPECT_EQ(per_map[1][2], "3 of 5");
-  for (const auto& row : per_map) {
-    for (std::size_t k = 3; k <= 6; ++k) EXPECT_TRUE(is_number(row[k])) << row[k];  // times
-    EXPECT_TRUE(is_number(row[10]) && is_number(row[11])) << "lengths";
-    EXPECT_EQ(row[13], "0") << "invalid paths";
+  const std::vector<std::string> labels{"random 0%", "random 20%", "24×24, zero h", "tiny"};
+  const std::vector<std::string> queries{"4", "4", "3", "6"};
+  for (std::size_t i = 0; i < summary.size(); ++i) {
+    const auto& row = summary[i];
+    SCOPED_TRACE(labels[i]);
+    ASSERT_EQ(row.size(), 11u);
+    EXPECT_EQ(row[0], labels[i]);
+    EXPECT_EQ(row[1], queries[i]);
+    EXPECT_TRUE(is_number(row[2])) << "Block A* ms: " << row[2];
+    for (std::size_t k = 3; k <= 5; ++k) EXPECT_TRUE(std::regex_match(row[k], kRatio)) << row[k];
+    for (std::size_t k = 6; k <= 7; ++k) EXPECT_TRUE(std::regex_match(row[k], kPercent)) << row[k];
+  }
+  EXPECT_EQ(summary[0][8], "4.67×");  // 0.00481 / 0.00103 from the paper's Table 1
+  EXPECT_EQ(summary[0][9], "6.31×");  // 0.00650 / 0.00103
+  EXPECT_EQ(summary[0][10], "+0.38%");  // 261.8 / 260.8
+  EXPECT_EQ(summary[1][8], "2.70×");  // 0.00499 / 0.00185
+  for (std::size_t k = 8; k <= 10; ++k) {
+    EXPECT_EQ(summary[2][k], "") << "the paper has no 24x24 row";
+    EXPECT_EQ(summary[3][k], "") << "nor a folder named tiny";
   }
 
-  // Tile and octile Block A* return A*'s lengths: no mismatch, nothing invalid.
-  const auto cells = table_after(doc, "#### Tile and octile Block A\\* against A\\*");
-  ASSERT_EQ(cells.size(), 6u) << doc;  // tiny/all, open, walls; tile and octile each
-  for (const auto& row : cells) {
-    EXPECT_TRUE(row[2] == "tile" || row[2] == "octile") << row[2];
-    EXPECT_TRUE(is_number(row[4]) && is_number(row[5]) && is_number(row[7]) && is_number(row[8]));
-    EXPECT_EQ(row[9], "0") << "mismatches";
-    EXPECT_EQ(row[10], "0") << "invalid";
-  }
-  EXPECT_EQ(cells[0][1], "**all**");
-  EXPECT_EQ(cells[0][3], "6");
+  // The tile and octile summary: one row per folder, both rules, no mismatch.
+  const auto cells = table_after(doc, kCellSummary);
+  ASSERT_EQ(cells.size(), 1u) << doc;
+  ASSERT_EQ(cells[0].size(), 9u);
+  EXPECT_EQ(cells[0][0], "tiny");
+  EXPECT_EQ(cells[0][1], "6");
+  for (std::size_t k : {2u, 3u, 5u, 6u}) EXPECT_TRUE(is_number(cells[0][k])) << cells[0][k];
+  for (std::size_t k : {4u, 7u}) EXPECT_TRUE(std::regex_match(cells[0][k], kRatio)) << cells[0][k];
+  EXPECT_EQ(cells[0][8], "0 / 0");
 
   EXPECT_NE(doc.find("- paths missing: 0; paths the checker rejected: 0\n"), std::string::npos) << doc;
   EXPECT_NE(doc.find("- any-angle Block A\\* longer than octile A\\*: 0 of 17 queries"), std::string::npos) << doc;
@@ -300,46 +420,70 @@ TEST_F(SuiteTest, TinySuite) {
   EXPECT_TRUE(leftover_temporaries(dir_).empty());
 }
 
+// A --doc run and a stdout run of the same seed have the same summary but for the times:
+// the document's rows are the figures the full tables of that run would show.
+TEST_F(SuiteTest, SummaryIsTheSameRun) {
+  ASSERT_EQ(run(tiny()).status, 0);
+  const std::string doc = read_file(dir_ / "doc.md");
+  const run_result r = run(tiny_out());
+  ASSERT_EQ(r.status, 0) << r.all();
+  const auto in_doc = table_after(doc, kAnySummary), on_stdout = table_after(r.out, kAnySummary);
+  ASSERT_EQ(in_doc.size(), 4u) << doc;
+  ASSERT_EQ(on_stdout.size(), in_doc.size()) << r.out;
+  for (std::size_t i = 0; i < in_doc.size(); ++i)
+    for (std::size_t k : {0u, 1u, 6u, 7u, 8u, 9u, 10u})  // not the times (2-5)
+      EXPECT_EQ(in_doc[i][k], on_stdout[i][k]) << in_doc[i][0] << ", column " << k;
+  const auto cells_doc = table_after(doc, kCellSummary), cells_out = table_after(r.out, kCellSummary);
+  ASSERT_EQ(cells_doc.size(), 1u) << doc;
+  ASSERT_EQ(cells_out.size(), 1u) << r.out;
+  for (std::size_t k : {0u, 1u, 8u}) EXPECT_EQ(cells_doc[0][k], cells_out[0][k]) << "column " << k;
+  // The text before the tables is the same but for the run's facts.
+  auto prose = [](const std::string& text) {
+    const std::size_t from = text.find("**How it was run.**"), to = text.find(kAnySummary);
+    return from == std::string::npos || to == std::string::npos ? std::string() : text.substr(from, to - from);
+  };
+  EXPECT_FALSE(prose(doc).empty()) << doc;
+  EXPECT_EQ(prose(doc), prose(r.out));
+}
+
 TEST_F(SuiteTest, EvenlySpacedLimit) {
   // open.map's queries have lengths 1..10 in file order. --limit 3 takes the middle of three
   // equal slices (queries 2, 6 and 9: mean 17/3), not the first three (mean 2).
-  const std::string only_maps = " --pairs 0 --empty-pairs 0 --maps " + quote(maps_) + " --svg " + p("c.svg");
-  run_result r = run("suite paper --limit 3 --doc " + p("three.md") + only_maps);
+  const std::string only_maps = " --pairs 0 --empty-pairs 0 --maps " + quote(maps_);
+  run_result r = run("suite paper --limit 3" + only_maps);
   ASSERT_EQ(r.status, 0) << r.all();
-  auto open_astar = [&](const std::string& name) {
-    const auto rows = table_after(read_file(dir_ / name), "#### Any-angle, per map");
+  auto open_row = [&](const std::string& out) {
+    const auto rows = table_after(out, kPerMap);
     return rows.empty() ? std::vector<std::string>{} : rows[0];
   };
-  std::vector<std::string> row = open_astar("three.md");
-  ASSERT_GE(row.size(), 12u);
+  std::vector<std::string> row = open_row(r.out);
+  ASSERT_GE(row.size(), 12u) << r.out;
   EXPECT_EQ(row[2], "3 of 10");
   EXPECT_EQ(row[10], "5.667") << "Theta* length";
   EXPECT_EQ(row[11], "5.667") << "Block A* length";
 
-  r = run("suite paper --limit 0 --doc " + p("all.md") + only_maps);
+  r = run("suite paper --limit 0" + only_maps);
   ASSERT_EQ(r.status, 0) << r.all();
-  row = open_astar("all.md");
-  ASSERT_GE(row.size(), 12u);
+  row = open_row(r.out);
+  ASSERT_GE(row.size(), 12u) << r.out;
   EXPECT_EQ(row[2], "10 of 10");
   EXPECT_EQ(row[11], "5.500");
-  EXPECT_NE(read_file(dir_ / "all.md").find("Every query of every file (`--limit 0`)."), std::string::npos);
+  EXPECT_NE(r.out.find("Every query of every file (`--limit 0`)."), std::string::npos);
 }
 
 TEST_F(SuiteTest, SameSeedSameTables) {
   // Distances and expansions (not times) depend only on the seed.
-  auto measures = [&](const std::string& doc) {
+  auto measures = [&](int seed) {
+    const run_result r = run(tiny_out(seed));
+    EXPECT_EQ(r.status, 0) << r.all();
     std::vector<std::string> out;
-    for (const auto& row : table_after(read_file(dir_ / doc), "### Table 1: random maps"))
-      out.push_back(row[0] + row[1] + "|" + row[2] + "|" + row[3]);
+    for (const auto& row : table_after(r.out, kTable1)) out.push_back(row[0] + row[1] + "|" + row[2] + "|" + row[3]);
     return out;
   };
-  ASSERT_EQ(run(tiny("a.md", "a.svg")).status, 0);
-  ASSERT_EQ(run(tiny("b.md", "b.svg")).status, 0);
-  const run_result r = run(tiny("c.md", "c.svg", 8));
-  ASSERT_EQ(r.status, 0) << r.all();
-  EXPECT_EQ(measures("a.md").size(), 8u);
-  EXPECT_EQ(measures("a.md"), measures("b.md"));
-  EXPECT_NE(measures("a.md"), measures("c.md"));
+  const auto a = measures(7), b = measures(7), c = measures(8);
+  EXPECT_EQ(a.size(), 8u);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
 }
 
 TEST_F(SuiteTest, HandWrittenTextSurvives) {
@@ -438,7 +582,12 @@ TEST_F(SuiteTest, MissingMapsFolder) {
       << r.err;
   const std::string doc = read_file(dir_ / "doc.md");
   EXPECT_NE(doc.find("Skipped: the maps folder `" + nowhere.string() + "` does not exist"), std::string::npos) << doc;
-  EXPECT_EQ(table_after(doc, "### Table 1: random maps").size(), 8u) << "the tables still run";
+  // The random maps and the empty map still run: their summary rows, and no folder's.
+  const auto summary = table_after(doc, kAnySummary);
+  ASSERT_EQ(summary.size(), 3u) << doc;
+  EXPECT_EQ(summary[2][0], "24×24, zero h");
+  EXPECT_EQ(doc.find(kCellSummary), std::string::npos) << doc;
+  EXPECT_NE(doc.find("- paths missing: 0; paths the checker rejected: 0\n"), std::string::npos) << doc;
 }
 
 TEST_F(SuiteTest, BadOptions) {
