@@ -73,6 +73,25 @@ def main():
         expect(abs(r.cost - r.cost_fixed / ONE) < 1e-9, "cost in units")
         costs.append(r.cost_fixed)
     expect(costs[0] == costs[1], f"Block A* {costs[0]} and A* {costs[1]} differ")
+    expect(r.searched == "astar", "solve(algorithm=ASTAR) says " + r.searched)
+
+    # find_path: the preparation's choice, named in the result; the same optimal cost as A*.
+    found = ctx.find_path(db, grid, start, goal)
+    expect(found.searched == "block_astar", "find_path on a map never prepared ran " + found.searched)
+    expect(found.cost_fixed == costs[1], f"find_path {found.cost_fixed} and A* {costs[1]} differ")
+    rooms = lib.create_map(128, 128, db.block_size())
+    for k in range(0, 128, 16):
+        for i in range(128):
+            if i % 16 != 8:  # walls with doors: a map of rooms, where the preparation picks jumps
+                rooms.set_blocked(k, i, True)
+                rooms.set_blocked(i, k, True)
+    rooms.prepare(db)
+    jumped = ctx.find_path(db, rooms, (2, 2), (120, 120))
+    by_blocks = ctx.solve(db, rooms, (2, 2), (120, 120), jumps=0)
+    expect(jumped.found and jumped.searched == "jump_point_search", f"rooms: {jumped.status} by {jumped.searched}")
+    expect(by_blocks.searched == "block_astar", "jumps=0 ran " + by_blocks.searched)
+    expect(jumped.cost_fixed == by_blocks.cost_fixed, f"rooms: jumps {jumped.cost_fixed}, blocks {by_blocks.cost_fixed}")
+    raises(lambda: ctx.find_path(db, grid, start, goal, algorithm="astar"), TypeError, "find_path()")
 
     # Weighted search: a legal path within weight x the optimum; a weight below 1 refused.
     for algorithm in (lddb.BLOCK_ASTAR, lddb.ASTAR):
