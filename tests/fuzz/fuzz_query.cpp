@@ -187,13 +187,13 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
                           (components ? "" : "no component check\n") + (large ? "large squares\n" : "");
   lddb::search_options opt(zero_h ? lddb::heuristic_kind::zero : lddb::default_heuristic(r));
   if (large) {
-    opt.open_squares = true;
-    opt.square_levels = lddb::search_diagnostics::kMaxSquareLevels;
+    opt.diagnostics.open_squares = true;
+    opt.diagnostics.square_levels = lddb::search_diagnostics::kMaxSquareLevels;
   }
   opt.landmarks = landmarks;
-  opt.component_check = components;
+  opt.diagnostics.component_check = components;
   lddb::search_options ref_opt(lddb::default_heuristic(r));
-  ref_opt.component_check = components;
+  ref_opt.diagnostics.component_check = components;
   const lddb::search_result ba = lddb::find_path(db, m, s, g, opt, warm);
   require(ba.status != lddb::search_status::rule_mismatch && ba.status != lddb::search_status::budget_exhausted &&
               ba.status != lddb::search_status::invalid_option,
@@ -205,8 +205,8 @@ lddb::search_result check_query(int which, const lddb::grid_map& m, point s, poi
     with.smooth = plain.smooth = false;
     with.diagnostics.search = lddb::search_kind::block_astar;  // Block A*'s own graph (any-angle by jumps has its own paths)
     plain.landmarks = nullptr;
-    plain.use_prepared = false;
-    if (prepared && !large) plain.open_squares = lddb::preparation_of(m, r)->plan.open_squares;
+    plain.diagnostics.use_prepared = false;
+    if (prepared && !large) plain.diagnostics.open_squares = lddb::preparation_of(m, r)->plan.open_squares;
     lddb::search_context fresh;
     const lddb::search_result raw = lddb::find_path(db, m, s, g, with, fresh);
     const lddb::search_result without = lddb::find_path(db, m, s, g, plain, fresh);
@@ -327,7 +327,7 @@ void check_unit(int which, const lddb::grid_map& m, const lddb::unit& u, point s
   check_query(which, direct, s, g, false, kWeights[0], nullptr, false, true, false, warm);
   lddb::search_options with, without;
   with.unit = u;
-  with.use_prepared = without.use_prepared = false;
+  with.diagnostics.use_prepared = without.diagnostics.use_prepared = false;
   const std::string ctx = "unit of size " + std::to_string(u.size) + ", class " + u.movement.name() + "\n" +
                           describe(r, direct, s, g);
   const auto same = [&](const char* who, const lddb::search_result& a, const lddb::search_result& b) {
