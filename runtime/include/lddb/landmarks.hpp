@@ -103,11 +103,22 @@ enum class landmark_repair : std::uint8_t {
 };
 
 namespace detail {
-// The queues of a landmark Dijkstra (runtime/src/prepare/landmark_dial.hpp): straight moves,
-// diagonal moves, seeds; entries are key << 32 | point.
-struct landmark_queues {
-  std::vector<std::uint64_t> queue[3];
-  std::size_t head[3] = {0, 0, 0};
+// A repair's queues (runtime/src/prepare/landmark_dial.hpp), held by the set between calls
+// to repair and copied with it; made on a repair's first use.
+struct landmark_queues;
+class landmark_queues_box {
+ public:
+  landmark_queues_box();
+  ~landmark_queues_box();
+  landmark_queues_box(const landmark_queues_box& o);
+  landmark_queues_box& operator=(const landmark_queues_box& o);
+  landmark_queues_box(landmark_queues_box&&) noexcept;
+  landmark_queues_box& operator=(landmark_queues_box&&) noexcept;
+  landmark_queues& get();  // made on first use
+  void reset();            // gives the memory back
+
+ private:
+  std::unique_ptr<landmark_queues> p_;
 };
 }  // namespace detail
 
@@ -218,7 +229,7 @@ class landmark_set {
   int repair_at_ = -1;
   bool repair_seeded_ = false;
   std::uint64_t repair_to_ = 0;
-  detail::landmark_queues repair_queues_;
+  detail::landmark_queues_box repair_queues_;
 };
 
 // Builds a landmark_set a slice at a time. The constructor copies the map (so the game may

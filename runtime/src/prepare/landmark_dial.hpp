@@ -14,11 +14,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "lddb/landmarks.hpp"
 #include "map/move_tables.hpp"
 
-namespace lddb::landmark_dial {
+namespace lddb {
+namespace detail {
+// The queues of a landmark Dijkstra: straight moves, diagonal moves, seeds; entries are
+// key << 32 | point.
+struct landmark_queues {
+  std::vector<std::uint64_t> queue[3];
+  std::size_t head[3] = {0, 0, 0};
+};
+}  // namespace detail
+
+namespace landmark_dial {
 
 using queues = detail::landmark_queues;
 
@@ -79,4 +90,5 @@ bool run(queues& q, std::uint64_t& budget, std::uint64_t& settled, Dist&& dist, 
   }
 }
 
-}  // namespace lddb::landmark_dial
+}  // namespace landmark_dial
+}  // namespace lddb

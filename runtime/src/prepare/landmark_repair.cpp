@@ -11,6 +11,7 @@
 // not pass through one, and their old entries could lower their neighbours' below a
 // useful bound.
 #include <algorithm>
+#include <memory>
 #include <array>
 
 #include "prepare/landmark_dial.hpp"
@@ -71,13 +72,13 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
       repair_to_ = map.cells_freed();
     }
     if (!repair_seeded_) {
-      landmark_dial::clear(repair_queues_);
+      landmark_dial::clear(repair_queues_.get());
       if (!map.freed_kept_since(cells_freed_)) {  // stays not current: every later call says so too
         repair_at_ = -1;
-        repair_queues_ = {};
+        repair_queues_.reset();
         return landmark_repair::rebuild_needed;
       }
-      const std::size_t n = seed(*this, map, repair_at_, cells_freed_, repair_to_, repair_queues_.queue[2]);
+      const std::size_t n = seed(*this, map, repair_at_, cells_freed_, repair_to_, repair_queues_.get().queue[2]);
       work -= std::min<std::uint64_t>(work, n);
       repair_seeded_ = true;
     }
@@ -87,11 +88,11 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
     const bool over =
         width_ == landmark_width::bits32
             ? landmark_dial::run(
-                  repair_queues_, work, settled,
+                  repair_queues_.get(), work, settled,
                   [&](std::size_t i) -> std::uint32_t& { return table_[slot(decode(i)) * k_count + l]; }, moves,
                   offset.data(), unit_, cap_)
             : landmark_dial::run(
-                  repair_queues_, work, settled,
+                  repair_queues_.get(), work, settled,
                   [&](std::size_t i) -> std::uint16_t& { return narrow_[slot(decode(i)) * k_count + l]; }, moves,
                   offset.data(), unit_, cap_);
     if (!over) return landmark_repair::unfinished;
@@ -99,10 +100,30 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
     if (++repair_at_ == count_) {
       cells_freed_ = repair_to_;
       repair_at_ = -1;
-      landmark_dial::clear(repair_queues_);
+      landmark_dial::clear(repair_queues_.get());
     }
     if (work == 0) return current_for(map) ? landmark_repair::current : landmark_repair::unfinished;
   }
 }
+
+namespace detail {
+
+landmark_queues_box::landmark_queues_box() = default;
+landmark_queues_box::~landmark_queues_box() = default;
+landmark_queues_box::landmark_queues_box(const landmark_queues_box& o)
+    : p_(o.p_ ? std::make_unique<landmark_queues>(*o.p_) : nullptr) {}
+landmark_queues_box& landmark_queues_box::operator=(const landmark_queues_box& o) {
+  if (this != &o) p_ = o.p_ ? std::make_unique<landmark_queues>(*o.p_) : nullptr;
+  return *this;
+}
+landmark_queues_box::landmark_queues_box(landmark_queues_box&&) noexcept = default;
+landmark_queues_box& landmark_queues_box::operator=(landmark_queues_box&&) noexcept = default;
+landmark_queues& landmark_queues_box::get() {
+  if (!p_) p_ = std::make_unique<landmark_queues>();
+  return *p_;
+}
+void landmark_queues_box::reset() { p_.reset(); }
+
+}  // namespace detail
 
 }  // namespace lddb
