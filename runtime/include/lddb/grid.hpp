@@ -185,7 +185,7 @@ class grid_map {
   // Double corners: vertices whose two diagonally opposite cells are blocked and the other
   // two free (lddb/segments.hpp), kept by set_blocked in O(1). A point passes one only under
   // any-angle squeeze=allowed; jump point search's cells never do, so under that rule it
-  // hands such maps to Theta* and Block A* keeps them (jump_point_search).
+  // refuses such maps and find_path runs Block A* there (jump_point_search_answers).
   std::uint64_t double_corner_count() const { return double_corners_; }
 
   // 64 cells of a row or a column at once, for searches that scan lines of cells a word at
