@@ -1,5 +1,5 @@
 # Install rules (LDDB_INSTALL): public headers, the static libraries and liblddb.so, the
-# `lddb` program, the shipped databases, the Python binding, the CMake package (find_package(lddb 1.0 CONFIG))
+# `lddb` program, the shipped databases, the Python binding, the CMake package (find_package(lddb 2.0 CONFIG))
 # and lddb.pc for pkg-config.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)

@@ -62,7 +62,7 @@ echo 'int main() { return 0; }' >>"$work/all_headers.cpp"
 c++ -std=c++20 -Wall -Wextra -Werror -fsyntax-only -I "$prefix/include" "$work/all_headers.cpp"
 step "  $(grep -c '#include' "$work/all_headers.cpp") headers compile"
 
-step "CMake consumer: find_package(lddb 1.0 CONFIG REQUIRED COMPONENTS runtime io lddb), Boost hidden"
+step "CMake consumer: find_package(lddb 2.0 CONFIG REQUIRED COMPONENTS runtime io lddb), Boost hidden"
 cmake -S tests/consumer -B "$work/consumer-cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON --no-warn-unused-cli >"$work/consumer-cmake.log"
 cmake --build "$work/consumer-cmake" >>"$work/consumer-cmake.log"
