@@ -18,10 +18,12 @@
 // same_component).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "lddb/unit.hpp"
@@ -31,6 +33,8 @@ namespace lddb {
 namespace detail {
 struct preparations;  // runtime/src/prepare/prepared.hpp: what lddb::prepare made (lddb/prepare.hpp)
 struct component_access;  // runtime/src/map/component_labels.hpp: the searches' reading of the labels
+class derived_structure;  // runtime/src/map/derived.hpp: what the map derives from its cells
+struct cell_change;
 }
 
 // Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
@@ -287,12 +291,18 @@ class grid_map {
     components_handle();
     components_handle(const components_handle&) : components_handle() {}
     components_handle& operator=(const components_handle&);
-    components_handle(components_handle&&) noexcept = default;
-    components_handle& operator=(components_handle&&) noexcept = default;
+    components_handle(components_handle&& o) noexcept : p_(std::move(o.p_)), derived_(std::exchange(o.derived_, nullptr)) {}
+    components_handle& operator=(components_handle&& o) noexcept {
+      p_ = std::move(o.p_);
+      derived_ = std::exchange(o.derived_, nullptr);
+      return *this;
+    }
     components* get() const { return p_.get(); }
+    detail::derived_structure* derived() const { return derived_; }  // the same object, as a derived structure
 
    private:
     std::unique_ptr<components, components_deleter> p_;
+    detail::derived_structure* derived_ = nullptr;  // p_, set where components is complete
   };
   components_handle components_;
   struct preparations_deleter {
@@ -310,13 +320,6 @@ class grid_map {
     preparations_handle& operator=(preparations_handle&&) noexcept = default;
   };
   preparations_handle prepared_;
-  // The labels after cell (x, y) changed; `around`: the 3 x 3 cells around it as they were
-  // then, bit 3 * row + column set when blocked (the centre is not read). `in_batch`: the
-  // cells are written later, and finish_component_batch follows once they are.
-  void update_components(int x, int y, bool is_blocked, std::uint32_t around, bool in_batch = false);
-  void finish_component_batch();
-  // Does a change reach the labels (a connectivity built and not stale)?
-  bool components_kept() const;
   friend struct detail::component_access;  // the searches' check, on labels that may be coarse
   std::vector<terrain> terrain_;  // empty: '.' free and '@' blocked
   // The unit views (runtime/src/map/unit_views.cpp): a cache of the cells, so a copy starts
@@ -330,14 +333,30 @@ class grid_map {
     unit_views_handle();
     unit_views_handle(const unit_views_handle&) : unit_views_handle() {}
     unit_views_handle& operator=(const unit_views_handle&);
-    unit_views_handle(unit_views_handle&&) noexcept = default;
-    unit_views_handle& operator=(unit_views_handle&&) noexcept = default;
+    unit_views_handle(unit_views_handle&& o) noexcept : p(std::move(o.p)), derived_(std::exchange(o.derived_, nullptr)) {}
+    unit_views_handle& operator=(unit_views_handle&& o) noexcept {
+      p = std::move(o.p);
+      derived_ = std::exchange(o.derived_, nullptr);
+      return *this;
+    }
+    detail::derived_structure* derived() const { return derived_; }  // p, as a derived structure
+
+   private:
+    detail::derived_structure* derived_ = nullptr;  // p, set where unit_views is complete
   };
   unit_views_handle views_;
   bool views_built() const;
   void views_follow_block_size();
   void settle_view_labels() const;  // component_access::settle on each unit view (runtime/src/map/unit_views.cpp)
-  void update_views(int x, int y, terrain from, terrain to);
+  // The structures derived from the cells (runtime/src/map/derived.hpp), and the one place
+  // each change reaches them: the labels, then the unit views; null where none is held (a
+  // moved-from map).
+  std::array<detail::derived_structure*, 2> derived() const { return {components_.derived(), views_.derived()}; }
+  bool follows_cells() const;
+  bool follows_terrain() const;
+  void cell_changed(const detail::cell_change& c);
+  void batch_done();
+  void terrain_changed(int x, int y, terrain from, terrain to);
 };
 
 }  // namespace lddb

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "map/component_labels.hpp"
+#include "map/derived.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/point.hpp"
 
@@ -103,7 +104,7 @@ inline void fill_label(std::int32_t* p, std::int32_t* e, std::int32_t v) {
 
 }  // namespace
 
-struct grid_map::components {
+struct grid_map::components final : detail::derived_structure {
   struct labels {
     detail::label_table cells;  // empty: never built
     detail::id_forest ids;
@@ -319,6 +320,15 @@ struct grid_map::components {
     batch_overflow = false;
   }
 
+  // As a derived structure of the map (map/derived.hpp).
+  bool follows_cells() const override { return of[0].kept() || of[1].kept(); }
+  void cell_changed(grid_map& m, const detail::cell_change& c) override {
+    update(m, c.x, c.y, c.blocked, c.around, c.in_batch);
+  }
+  void batch_done(grid_map& m) override { finish_batch(m); }
+  void terrain_changed(grid_map&, int, int, terrain, terrain) override {}  // passability is all they read
+  components() : detail::derived_structure(true) {}
+
   // Are all `seeds` joined through free cells of the box round the batch's blocked cells,
   // one cell wider each way (at most `limit` cells)? Then nothing split off, for each part
   // that did would hold a seed: a flood of the box instead of searches round it (a
@@ -378,27 +388,12 @@ struct grid_map::components {
 
 void grid_map::components_deleter::operator()(components* c) const { delete c; }
 
-grid_map::components_handle::components_handle() : p_(new components) {}
+grid_map::components_handle::components_handle() : p_(new components) { derived_ = p_.get(); }
 
 grid_map::components_handle& grid_map::components_handle::operator=(const components_handle&) {
   p_.reset(new components);
+  derived_ = p_.get();
   return *this;
-}
-
-void grid_map::update_components(int x, int y, bool is_blocked, std::uint32_t around, bool in_batch) {
-  if (components* c = components_.get()) c->update(*this, x, y, is_blocked, around, in_batch);
-}
-
-void grid_map::finish_component_batch() {
-  if (components* c = components_.get()) c->finish_batch(*this);
-}
-
-bool grid_map::components_kept() const {
-  const components* cs = components_.get();
-  if (!cs) return false;
-  for (const auto& l : cs->of)
-    if (l.kept()) return true;
-  return false;
 }
 
 bool grid_map::same_component(connectivity c, int ax, int ay, int bx, int by) const {

@@ -8,6 +8,7 @@
 #include "lddb/grid.hpp"
 #include "lddb/block_shape.hpp"
 #include "lddb/segments.hpp"
+#include "map/derived.hpp"
 
 namespace lddb {
 
@@ -114,7 +115,7 @@ void require_on_map(const grid_map& m, int x, int y) {
 
 void grid_map::set_blocked(int x, int y, bool is_blocked) {
   require_on_map(*this, x, y);
-  if (terrain_.empty() && !views_built()) return set_cell_bits(x, y, is_blocked);
+  if (terrain_.empty() && !follows_terrain()) return set_cell_bits(x, y, is_blocked);
   if (blocked(x, y) != is_blocked) set_terrain(x, y, is_blocked ? kBlockedTerrain : kFreeTerrain);
 }
 
@@ -132,7 +133,7 @@ void grid_map::set_terrain(int x, int y, terrain type) {
   }
   if (!terrain_.empty()) terrain_[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)] = type;
   set_cell_bits(x, y, now_blocked);
-  if (views_built()) update_views(x, y, from, type);
+  terrain_changed(x, y, from, type);
 }
 
 terrain grid_map::terrain_at(int x, int y) const {
@@ -185,7 +186,7 @@ void grid_map::set_cell_bits(int x, int y, bool is_blocked) {
   if (!is_blocked)
     freed_journal_[cells_freed_ % kFreedJournal] = static_cast<std::uint32_t>(y) << 16 | static_cast<std::uint32_t>(x);
   ++(is_blocked ? cells_blocked_ : cells_freed_);
-  update_components(x, y, is_blocked, around);
+  cell_changed({x, y, is_blocked, around, false});
 }
 
 grid_map::cell grid_map::freed_cell(std::uint64_t n) const {

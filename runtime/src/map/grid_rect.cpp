@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "lddb/grid.hpp"
+#include "map/derived.hpp"
 
 namespace lddb {
 
@@ -243,7 +244,7 @@ void grid_map::change_rect(int x0, int y0, int w, int h, const rect_source& sour
       }
     write_groups(by, last);
   };
-  const bool cells_typed = !terrain_.empty() || views_built();
+  const bool cells_typed = !terrain_.empty() || follows_terrain();
   std::int64_t corners = 0;  // after minus before
   bool above_changed = false;
 
@@ -258,11 +259,11 @@ void grid_map::change_rect(int x0, int y0, int w, int h, const rect_source& sour
       any |= d;
     }
     if (any != 0) {
-      for (int x = next_changed(x0); x >= 0 && components_kept(); x = next_changed(x + 1)) {
+      for (int x = next_changed(x0); x >= 0 && follows_cells(); x = next_changed(x + 1)) {
         std::uint32_t around = static_cast<std::uint32_t>((row_bits(x - 1, y - 1) & 7) | (row_bits(x - 1, y) & 7) << 3 |
                                                           (row_bits(x - 1, y + 1) & 7) << 6);
         around ^= static_cast<std::uint32_t>(changed_bits(here, x - 1, 1)) << 3;  // the loop has changed the west cell already
-        update_components(x, y, (around & 16u) == 0, around, true);
+        cell_changed({x, y, (around & 16u) == 0, around, true});
       }
       std::uint64_t* const scan_row = scan_rows_.data() + static_cast<std::size_t>(y + 1) * row_stride_ + kMargin;
       const std::uint64_t column_bit = std::uint64_t{1} << (y & 63);
@@ -292,7 +293,7 @@ void grid_map::change_rect(int x0, int y0, int w, int h, const rect_source& sour
             from = t;
             t = to;
           }
-          if (views_built()) update_views(x, y, from, to);
+          terrain_changed(x, y, from, to);
         }
       }
       const int shift = in_block * b;
@@ -317,7 +318,7 @@ void grid_map::change_rect(int x0, int y0, int w, int h, const rect_source& sour
     corners += corners_changed(y0 + h);
   }
   double_corners_ += static_cast<std::uint64_t>(corners);  // modulo 2^64: a decrease wraps back
-  finish_component_batch();
+  batch_done();
 }
 
 }  // namespace lddb

@@ -49,12 +49,13 @@
 #include <string>
 
 #include "map/component_labels.hpp"
+#include "map/derived.hpp"
 #include "lddb/grid.hpp"
 #include "lddb/unit.hpp"
 
 namespace lddb {
 
-struct grid_map::unit_views {
+struct grid_map::unit_views final : detail::derived_structure {
   struct view {
     int footprint;
     movement_class movement;
@@ -63,12 +64,22 @@ struct grid_map::unit_views {
   };
   std::mutex lock;  // views are built from a const map, by any thread
   std::vector<std::unique_ptr<view>> list;
+
+  // As a derived structure of the map (map/derived.hpp): the views read the cells' types,
+  // each through its movement class, so they follow terrain changes (reads_terrain once a
+  // view is built), not bits.
+  unit_views() : detail::derived_structure(false) {}
+  bool follows_cells() const override { return false; }
+  void cell_changed(grid_map&, const detail::cell_change&) override {}
+  void batch_done(grid_map&) override {}
+  void terrain_changed(grid_map& map, int x, int y, terrain from, terrain to) override;
 };
 
 void grid_map::unit_views_deleter::operator()(unit_views* v) const { delete v; }
-grid_map::unit_views_handle::unit_views_handle() : p(new unit_views) {}
+grid_map::unit_views_handle::unit_views_handle() : p(new unit_views) { derived_ = p.get(); }
 grid_map::unit_views_handle& grid_map::unit_views_handle::operator=(const unit_views_handle&) {
   p.reset(new unit_views);
+  derived_ = p.get();
   return *this;
 }
 
@@ -121,12 +132,15 @@ const grid_map& grid_map::view(int footprint, const movement_class& movement) co
     }
   }
   views->list.push_back(std::move(v));
+  views->reads_terrain = true;
   return views->list.back()->map;
 }
 
-void grid_map::update_views(int x, int y, terrain from, terrain to) {
-  const int w = width_;
-  for (auto& v : views_.p->list) {
+// A cell's type changed: each view whose class it enters or leaves counts it in or out of
+// the squares that hold it.
+void grid_map::unit_views::terrain_changed(grid_map& map, int x, int y, terrain from, terrain to) {
+  const int w = map.width_;
+  for (auto& v : list) {
     const bool was = v->movement.contains(from), is = v->movement.contains(to);
     if (was == is) continue;
     const int f = v->footprint;
