@@ -51,7 +51,8 @@ void add_suite_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("SUITE", a->suite, "The suite to run: paper")->required();
   cmd->add_option("--maps", a->maps, "Folder of map folders with .scen files [<source tree>/../shared/maps]");
   // The last --doc and --svg given count, so that a script's defaults can be overridden.
-  cmd->add_option("--doc", a->doc, "Markdown file for the summary tables, between its suite markers (default: every table on stdout)")
+  cmd->add_option("--doc", a->doc,
+                  "Markdown file for the summary tables, between its suite markers (default: every table on stdout)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--svg", a->svg, "SVG file for the chart (default: no chart)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

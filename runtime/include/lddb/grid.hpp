@@ -291,7 +291,8 @@ class grid_map {
     components_handle();
     components_handle(const components_handle&) : components_handle() {}
     components_handle& operator=(const components_handle&);
-    components_handle(components_handle&& o) noexcept : p_(std::move(o.p_)), derived_(std::exchange(o.derived_, nullptr)) {}
+    components_handle(components_handle&& o) noexcept
+        : p_(std::move(o.p_)), derived_(std::exchange(o.derived_, nullptr)) {}
     components_handle& operator=(components_handle&& o) noexcept {
       p_ = std::move(o.p_);
       derived_ = std::exchange(o.derived_, nullptr);
@@ -333,7 +334,8 @@ class grid_map {
     unit_views_handle();
     unit_views_handle(const unit_views_handle&) : unit_views_handle() {}
     unit_views_handle& operator=(const unit_views_handle&);
-    unit_views_handle(unit_views_handle&& o) noexcept : p(std::move(o.p)), derived_(std::exchange(o.derived_, nullptr)) {}
+    unit_views_handle(unit_views_handle&& o) noexcept
+        : p(std::move(o.p)), derived_(std::exchange(o.derived_, nullptr)) {}
     unit_views_handle& operator=(unit_views_handle&& o) noexcept {
       p = std::move(o.p);
       derived_ = std::exchange(o.derived_, nullptr);

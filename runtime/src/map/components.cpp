@@ -238,7 +238,8 @@ struct grid_map::components final : detail::derived_structure {
     labels& l = of[static_cast<std::size_t>(c)];
     if (exact ? !l.exact() : !l.kept()) rebuild(m, c, l);
     const auto root = [&](point p) {
-      return l.ids.find(detail::id_of_label(l.cells[static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x)]));
+      const std::size_t cell = static_cast<std::size_t>(p.y) * static_cast<std::size_t>(m.width()) + static_cast<std::size_t>(p.x);
+      return l.ids.find(detail::id_of_label(l.cells[cell]));
     };
     return root(a) == root(b);
   }
@@ -326,8 +327,7 @@ struct grid_map::components final : detail::derived_structure {
     update(m, c.x, c.y, c.blocked, c.around, c.in_batch);
   }
   void batch_done(grid_map& m) override { finish_batch(m); }
-  void terrain_changed(grid_map&, int, int, terrain, terrain) override {}  // passability is all they read
-  components() : detail::derived_structure(true) {}
+  components() : detail::derived_structure(true) {}  // passability is all they read
 
   // Are all `seeds` joined through free cells of the box round the batch's blocked cells,
   // one cell wider each way (at most `limit` cells)? Then nothing split off, for each part

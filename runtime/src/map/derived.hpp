@@ -43,13 +43,13 @@ class derived_structure {
   // structure itself (while no query runs, as every change of the map).
   bool reads_terrain = false;
 
-  // Does a change of passability reach it now? The rectangle write works out `around` for
-  // each changed cell only while some structure says yes.
-  virtual bool follows_cells() const = 0;
-  virtual void cell_changed(grid_map& map, const cell_change& c) = 0;
-  virtual void batch_done(grid_map& map) = 0;
+  // Does a change of passability reach it now (only asked of a structure that reads_cells)?
+  // The rectangle write works out `around` for each changed cell only while one says yes.
+  virtual bool follows_cells() const { return false; }
+  virtual void cell_changed(grid_map&, const cell_change&) {}
+  virtual void batch_done(grid_map&) {}
   // After cell (x, y)'s type and bits were written (only while reads_terrain).
-  virtual void terrain_changed(grid_map& map, int x, int y, terrain from, terrain to) = 0;
+  virtual void terrain_changed(grid_map&, int, int, terrain, terrain) {}
 
  protected:
   explicit derived_structure(bool cells) : reads_cells(cells) {}

@@ -69,9 +69,6 @@ struct grid_map::unit_views final : detail::derived_structure {
   // each through its movement class, so they follow terrain changes (reads_terrain once a
   // view is built), not bits.
   unit_views() : detail::derived_structure(false) {}
-  bool follows_cells() const override { return false; }
-  void cell_changed(grid_map&, const detail::cell_change&) override {}
-  void batch_done(grid_map&) override {}
   void terrain_changed(grid_map& map, int x, int y, terrain from, terrain to) override;
 };
 

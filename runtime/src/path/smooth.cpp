@@ -29,9 +29,10 @@ int sign(int v) { return (v > 0) - (v < 0); }
 
 }  // namespace
 
-// smooth_in_place (path/smooth.hpp). Smooths `path` (no two consecutive points equal) in place: each kept point is written at
-// an index no later than its own, and every later read is at or beyond the last kept
-// point's index, so nothing is read after it is overwritten. Counts segment_legal calls.
+// smooth_in_place (path/smooth.hpp). Smooths `path` (no two consecutive points equal) in
+// place: each kept point is written at an index no later than its own, and every later
+// read is at or beyond the last kept point's index, so nothing is read after it is
+// overwritten. Counts segment_legal calls.
 void smooth_in_place(const rule& r, const grid_map& map, std::vector<point>& path, std::uint64_t& los_checks) {
   const std::size_t n = path.size();
   if (n <= 2) return;

@@ -99,10 +99,11 @@ bool prepare_endpoints(const rule& r, const grid_map& map, point start, point go
                 options.weight, search_options::kMaxWeight);
     return false;
   }
-  if (options.diagnostics.square_levels && (*options.diagnostics.square_levels < 1 || *options.diagnostics.square_levels > search_diagnostics::kMaxSquareLevels)) {
+  const std::optional<int>& levels = options.diagnostics.square_levels;
+  if (levels && (*levels < 1 || *levels > search_diagnostics::kMaxSquareLevels)) {
     res.status = search_status::invalid_option;
-    set_message(res.message, "search_diagnostics::square_levels %d is out of range: a level from 1 to %d",
-                *options.diagnostics.square_levels, search_diagnostics::kMaxSquareLevels);
+    set_message(res.message, "search_diagnostics::square_levels %d is out of range: a level from 1 to %d", *levels,
+                search_diagnostics::kMaxSquareLevels);
     return false;
   }
   if (options.heuristic && !heuristic_admissible(*options.heuristic, r)) {

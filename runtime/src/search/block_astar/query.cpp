@@ -89,7 +89,8 @@ bool block_search::begin(search_result& r) {
   st_.squares = wants_squares && st_.square_levels > 0 &&
                 static_cast<std::uint64_t>(map_.blocks_x()) * static_cast<std::uint64_t>(map_.blocks_y()) <
                     (std::uint64_t{1} << kSquareIdShift);
-  st_.top_level = std::min(q_.options.diagnostics.square_levels.value_or(rule_.on_vertices() ? 2 : kMaxSquareLevel), st_.large_levels);
+  st_.top_level = std::min(q_.options.diagnostics.square_levels.value_or(rule_.on_vertices() ? 2 : kMaxSquareLevel),
+                           st_.large_levels);
 
   // Under the default any-angle rule a start or goal on a double corner belongs to the
   // side of its own (south-east) cell (lddb/segments.hpp): on a block boundary only the
