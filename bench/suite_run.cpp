@@ -121,24 +121,26 @@ int run_suite(const suite_args& a) {
   // The searches: the shipped databases (or $LDDB_DATA_DIR's), checked now. Every search
   // returns its own path (--raw: any-angle paths are otherwise smoothed in the search
   // call), as the paper compares them; the "smoothed" column smooths Block A*'s afterwards.
-  auto raw = [](setup_options o) {
-    o.raw = true;
+  auto options = [](std::optional<std::string> rule_text, std::optional<std::string> lddb, const std::string& heuristic) {
+    setup_options o{rule_text, lddb};
+    o.search.text["heuristic"] = heuristic;
+    o.search.off["smooth"] = true;  // --raw
     return o;
   };
-  auto setup = [&raw](algorithm algo, const std::string& rule_text, const std::string& heuristic) {
-    return make_setup(algo, raw(setup_options{rule_text, std::nullopt, heuristic, false}));
+  auto setup = [&options](algorithm algo, const std::string& rule_text, const std::string& heuristic) {
+    return make_setup(algo, options(rule_text, std::nullopt, heuristic));
   };
   const search_setup astar_any = setup(algorithm::astar, "octile", a.astar_heuristic);
   const search_setup block_any =
       a.any_angle_lddb
-          ? make_setup(algorithm::block_astar, raw(setup_options{std::nullopt, a.any_angle_lddb, "euclidean", false}))
+          ? make_setup(algorithm::block_astar, options(std::nullopt, a.any_angle_lddb, "euclidean"))
           : setup(algorithm::block_astar, "any-angle", "euclidean");
   const std::string any_rule = block_any.movement.name();  // Theta* and Lazy Theta* search the same rule
   const search_setup theta = setup(algorithm::theta, any_rule, "euclidean");
   const search_setup lazy = setup(algorithm::lazy_theta, any_rule, "euclidean");
   const search_setup* const any_setups[kAnyCount] = {&astar_any, &theta, &lazy, &block_any};
   search_setup zero[kAnyCount] = {astar_any, theta, lazy, block_any};
-  for (search_setup& z : zero) z.heuristic = heuristic_kind::zero;
+  for (search_setup& z : zero) z.options.heuristic = heuristic_kind::zero;
   const search_setup* const zero_setups[kAnyCount] = {&zero[0], &zero[1], &zero[2], &zero[3]};
   const search_setup astar_tile = setup(algorithm::astar, "tile", "manhattan");
   const search_setup block_tile = setup(algorithm::block_astar, "tile", "manhattan");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Before/after wall time of Block A* for two builds of lddb, run in turn (old, new, old,
-# new, ...) on the same queries, so that both see the same machine load.
+# Before/after wall time of the default search for two builds of lddb, run in turn (old,
+# new, old, new, ...) on the same queries, so that both see the same machine load.
 # Cases: the six maps of target_maps.sh x the three rules. Each case runs LIMIT queries
 # spread evenly over the map's scenario file (a file lists its queries shortest first, so
 # its first queries alone would time only short paths).
@@ -40,7 +40,7 @@ done
 ratio() { awk -v o="$1" -v n="$2" 'BEGIN { if (o > 0) printf "%.3f", n / o; else print "?" }'; }
 for map in "${target_maps[@]}"; do
   for rule in "${rules[@]}"; do
-    args=(bench --scen "$work/${map//\//_}.scen" --map "$maps_dir/$map.map" --algo block-astar --rule "$rule"
+    args=(bench --scen "$work/${map//\//_}.scen" --map "$maps_dir/$map.map" --rule "$rule"
       --limit "$limit")
     line="$map $rule:"
     sum_old=0 sum_new=0 ratios=()

@@ -77,7 +77,7 @@ ours() {
   ((${#ours_db[@]})) && rule_args=("${ours_db[@]}")
   # A scaled map's optima can be shorter than the file's scaled ones: bench then exits 1 for
   # the mismatches, and its table still holds the figures.
-  { "$program" bench --scen "$2" --map "$1" --algo block-astar "${rule_args[@]}" "${@:4}" 2>/dev/null || true; } |
+  { "$program" bench --scen "$2" --map "$1" "${rule_args[@]}" "${@:4}" 2>/dev/null || true; } |
     awk '$1 == "all" { print $2, $4, $7 }'
 }
 read -r -a ours_args <<<"$ours_extra"

@@ -382,7 +382,7 @@ TEST_F(c_api, an_inadmissible_heuristic_is_refused) {
       o.algorithm = alg;
       EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {9, 9}, &o, &result, path, 256), LDDB_INVALID_ARGUMENT,
                    "heuristic manhattan overestimates costs under rule octile");
-      EXPECT_NE(std::string(lddb_last_error()).find("LDDB_HEURISTIC_DEFAULT, the rule's own (octile)"), std::string::npos)
+      EXPECT_NE(std::string(lddb_last_error()).find("the rule's own is octile"), std::string::npos)
           << lddb_last_error();
     }
     o.algorithm = LDDB_BLOCK_ASTAR;

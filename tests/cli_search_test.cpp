@@ -134,7 +134,7 @@ nlohmann::json solve_json(const cli_search& t, const run_result& r) {
 TEST_F(cli_search, SolveTextReportsPathAndCheck) {
   const run_result r = run("solve " + map_arg() + " --from 0,0 --to 19,11 --lddb " + db("octile-3.lddb"));
   ASSERT_EQ(r.status, 0) << r.all();
-  for (const char* s : {"algorithm  block-astar, rule octile, heuristic octile", "database", "octile-3.lddb",
+  for (const char* s : {"algorithm  find-path, rule octile, heuristic octile", "database", "octile-3.lddb",
                         "query      cells (0,0) -> (19,11)", "status     found", "length     ", "waypoints  ",
                         "expanded   ", "heap ops   ", "time       ", "(median of 9 warm runs)\n", "check      valid"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
@@ -412,7 +412,7 @@ TEST_F(cli_search, SolveBadOptions) {
     expect_clean_failure(run("solve " + map_arg() + q + " --algo astar --heuristic manhattan" + w),
                          "--heuristic manhattan overestimates costs under rule octile", 2);
     expect_clean_failure(run("solve " + map_arg() + " --from 0,0 --to 19,11 --algo theta --heuristic octile" + w),
-                         "drop --heuristic for the rule's own (euclidean)", 2);
+                         "the rule's own is euclidean", 2);
     expect_clean_failure(run("bench --scen x.scen --lddb " + db("any-angle-3.lddb") + " --heuristic manhattan" + w),
                          "rule any-angle", 2);
   }
@@ -476,7 +476,7 @@ TEST_F(cli_search, BenchWritesCsvPathsAndSummary) {
   const run_result r = run("bench --scen " + quote(scen) + " --lddb " + db("octile-3.lddb") + " --csv " + quote(csv) +
                            " --paths " + quote(paths));
   ASSERT_EQ(r.status, 0) << r.all();
-  EXPECT_NE(r.out.find("block-astar (octile)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("find-path (octile)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("mean expanded"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("small.map"), std::string::npos) << r.out;
   // the summary: n queries, n found, 0 invalid, 0 mismatches

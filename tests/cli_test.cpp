@@ -650,10 +650,15 @@ TEST_F(cli, BlockAstarExpandsNodes) {
                            " --algo block-astar --no-jumps --out " + quote(svg));
   ASSERT_EQ(d.status, 0) << d.all();
   EXPECT_TRUE(std::regex_search(read_file(svg), std::regex("expanded [0-9]+ nodes"))) << read_file(svg);
-  // By default the preparation hands octile queries on open ground to jump point search,
-  // and both commands say so.
-  const run_result j = run("render --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db) +
+  // --algo block-astar is Block A* alone, prepared map or not.
+  const run_result b = run("render --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db) +
                            " --algo block-astar --out " + quote(svg));
+  ASSERT_EQ(b.status, 0) << b.all();
+  EXPECT_TRUE(std::regex_search(read_file(svg), std::regex("expanded [0-9]+ nodes"))) << read_file(svg);
+  // find-path, the default, follows the preparation, which hands octile queries on open
+  // ground to jump point search, and both commands say so.
+  const run_result j = run("render --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db) +
+                           " --algo find-path --out " + quote(svg));
   ASSERT_EQ(j.status, 0) << j.all();
   EXPECT_TRUE(std::regex_search(read_file(svg), std::regex("expanded [0-9]+ jump points"))) << read_file(svg);
   const run_result js = run("solve --map " + quote(map) + " --from 0,0 --to 7,7 --lddb " + quote(db));

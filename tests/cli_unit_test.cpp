@@ -158,10 +158,10 @@ TEST_F(cli_unit, BadValuesNameTheFlag) {
   for (const std::string& cmd : {"solve --map " + quote(map) + " --from 0,0 --to 4,2", "bench --scen " + quote(scen),
                                  "render --map " + quote(map) + " --from 0,0 --to 4,2" + out}) {
     expect_clean_failure(run(cmd + " --size 9"), "--size", 2);
-    expect_clean_failure(run(cmd + " --size 9"), "expected from 0 to 8", 2);
+    expect_clean_failure(run(cmd + " --size 9"), "--size 9 is outside 0..8", 2);
     expect_clean_failure(run(cmd + " --size x"), "--size", 2);
     expect_clean_failure(run(cmd + " --size -1"), "--size", 2);
-    expect_clean_failure(run(cmd + " --class ''"), "--class: empty", 2);
+    expect_clean_failure(run(cmd + " --class ''"), "--class '' holds no terrain letter", 2);
     expect_clean_failure(run(cmd + " --class 'W G'"), "--class", 2);
   }
   // A unit too big for the map's room is refused as a start, naming the unit.

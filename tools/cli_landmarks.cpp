@@ -1,17 +1,14 @@
-// The search commands' preparation (lddb/prepare.hpp): --no-prepare, --no-jumps, --landmarks K.
+// The search commands' preparation (lddb/prepare.hpp): --no-prepare, --landmarks K.
 #include <string>
 
 #include "cli_search.hpp"
 
 namespace lddb::cli {
 
-void add_prepare_options(CLI::App* cmd, bool& no_prepare, bool& no_jumps, std::optional<int>& count,
+void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count,
                          std::optional<std::string>& placement) {
   cmd->add_flag("--no-prepare", no_prepare,
                 "Search each map as loaded: no lddb::prepare (no landmarks, the rule's default squares, no jumps)");
-  cmd->add_flag("--no-jumps", no_jumps,
-                "Block A* answers every query itself: never by jump point search (default: where lddb::prepare "
-                "chooses it, maps without scattered obstacles)");
   cmd->add_option("--landmarks", count,
                   "Landmarks for each map (0 to " + std::to_string(landmark_set::kMaxLandmarks) +
                       "; default: what lddb::prepare chooses for the map: 8 or none, fewer and of 16 bits past "
@@ -26,10 +23,13 @@ std::optional<preparation_report> prepare_map(const search_setup& s, grid_map& m
   o.mode = prepare_mode::complete;  // all of it off the searches' clock
   o.placement = s.placement;
   o.landmarks = s.landmarks;
-  o.open_squares = s.open_squares;
-  if (!s.jumps || !s.prepare) o.jumps = false;
-  if (!s.prepare) o.open_squares = s.open_squares.value_or(s.movement.on_vertices());
-  if (s.algo == algorithm::block_astar) return prepare(*s.db, map, o);
+  const std::optional<bool> squares = s.options.diagnostics.open_squares;
+  o.open_squares = squares;
+  // Block A* alone, or find-path told --no-jumps: prepared for Block A* (its landmarks).
+  if (s.algo == algorithm::block_astar || s.options.diagnostics.search == search_kind::block_astar || !s.prepare)
+    o.jumps = false;
+  if (!s.prepare) o.open_squares = squares.value_or(s.movement.on_vertices());
+  if (uses_database(s.algo)) return prepare(*s.db, map, o);
   return prepare(s.movement, map, o);
 }
 

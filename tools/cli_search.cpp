@@ -19,10 +19,11 @@
 
 namespace lddb::cli {
 
-const char* const kSearchRulesHelp = R"(Algorithms: block-astar (the default; needs a database), astar (tile, octile),
+const char* const kSearchRulesHelp = R"(Algorithms: find-path (the default; needs a database): Block A* or jump point
+  search, as lddb::prepare chose for the map; block-astar (Block A* alone; needs a database), astar (tile, octile),
   jps (jump point search: tile, octile with corners=forbidden and a diagonal between 1
   and 2, exclusive, and any-angle), theta and lazy-theta (any-angle). The rule comes from --lddb when given, else --rule,
-  else octile (any-angle for theta and lazy-theta). Block A* opens --lddb, else the
+  else octile (any-angle for theta and lazy-theta). find-path and block-astar open --lddb, else the
   shipped database <rule>-4.lddb (where it is looked for: Databases, below).
 Rules: tile; octile, with corners=forbidden (the default), one-side-free or allowed (a
 diagonal needs both, one or neither side cell free) and diagonal=sqrt2 or a number in
@@ -38,6 +39,8 @@ namespace fs = std::filesystem;
 
 const char* algorithm_name(algorithm a) {
   switch (a) {
+    case algorithm::find_path:
+      return "find-path";
     case algorithm::block_astar:
       return "block-astar";
     case algorithm::astar:
@@ -53,25 +56,11 @@ const char* algorithm_name(algorithm a) {
 }
 
 algorithm parse_algorithm(const std::string& text, const std::string& option) {
-  for (algorithm a : {algorithm::block_astar, algorithm::astar, algorithm::jps, algorithm::theta, algorithm::lazy_theta})
+  for (algorithm a : {algorithm::find_path, algorithm::block_astar, algorithm::astar, algorithm::jps, algorithm::theta,
+                      algorithm::lazy_theta})
     if (text == algorithm_name(a)) return a;
-  throw usage_error(option + ": unknown algorithm '" + text + "' (expected block-astar, astar, jps, theta or lazy-theta)");
-}
-
-heuristic_kind parse_heuristic(const std::string& text, const std::string& option) {
-  for (heuristic_kind h :
-       {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile, heuristic_kind::euclidean})
-    if (text == heuristic_name(h)) return h;
-  throw usage_error(option + ": unknown heuristic '" + text + "' (expected zero, manhattan, octile or euclidean)");
-}
-
-double parse_weight(const std::string& text, const std::string& option) {
-  char* end = nullptr;
-  const double w = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !(w >= 1 && w <= search_options::kMaxWeight))
-    throw usage_error(option + ": '" + text + "' is not a weight: expected a number from 1 (optimal) to " +
-                      format_fixed(search_options::kMaxWeight, 0) + ", e.g. 1.5");
-  return w;
+  throw usage_error(option + ": unknown algorithm '" + text +
+                    "' (expected find-path, block-astar, astar, jps, theta or lazy-theta)");
 }
 
 point parse_point(const std::string& text, const std::string& option) {
@@ -114,7 +103,10 @@ std::string default_data_dir() { return find_data_dir().path; }
 
 std::string search_setup::label() const {
   // Named when not the rule's default.
-  const bool block = algo == algorithm::block_astar, fixed = block && movement.on_vertices() && open_squares == false;
+  const std::optional<bool> open_squares = options.diagnostics.open_squares;
+  const std::optional<int> square_levels = options.diagnostics.square_levels;
+  const double weight = options.weight;
+  const bool block = uses_database(algo), fixed = block && movement.on_vertices() && open_squares == false;
   const bool squares = block && !movement.on_vertices() && open_squares == true;
   char weighted[48] = "";
   if (weight != 1) std::snprintf(weighted, sizeof weighted, ", weight %g", weight);
@@ -122,47 +114,17 @@ std::string search_setup::label() const {
   if (block && square_levels && !fixed && (squares || movement.on_vertices()))
     square_text = ", open squares up to level " + std::to_string(*square_levels);
   return std::string(algorithm_name(algo)) + " (" + movement.name() + (fixed ? ", fixed blocks" : "") + square_text +
-         weighted + (default_unit() ? "" : ", unit " + unit_text(movement, unit)) + ")";
+         weighted + (default_unit() ? "" : ", unit " + unit_text(movement, options.unit)) + ")";
 }
 
 bool search_setup::default_unit() const {
-  return unit.movement == movement_class::ground() && unit_footprint(movement, unit) == 1;
+  return options.unit.movement == movement_class::ground() && unit_footprint(movement, options.unit) == 1;
 }
 
 std::string unit_text(const lddb::rule& r, const lddb::unit& u) {
   const std::string size = r.on_vertices() ? (u.size == 0 ? "0 (a point)" : std::to_string(u.size))
                                            : std::to_string(std::max(u.size, 1));
   return "size " + size + ", class " + u.movement.name();
-}
-
-void add_unit_options(CLI::App* cmd, std::optional<int>& size, std::optional<std::string>& movement) {
-  cmd->add_option("--size", size,
-                  "The unit's size: a K x K square of cells (tile, octile; anchored at its top-left cell) or a K x K "
-                  "square whose top-left corner moves between vertices (any-angle); 0 to " +
-                      std::to_string(unit::kMaxSize) + " (default: one cell, a point for any-angle)")
-      ->check(whole_number(0, unit::kMaxSize));
-  cmd->add_option("--class", movement,
-                  "The unit's movement class: the terrain letters it may stand on, e.g. W (water) or .GSW (default: "
-                  "ground, .GS)");
-}
-
-movement_class parse_movement_class(const std::string& text, const std::string& option) {
-  if (text.empty())
-    throw usage_error(option + ": empty: expected the terrain letters the unit may stand on, e.g. W or .GSW");
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u >= 0x7F)
-      throw usage_error(option + ": '" + text + "' holds " + (u == 0x20 ? std::string("a space") : "a control or non-ASCII byte") +
-                        ": expected terrain letters of the map files, e.g. W or .GSW");
-  }
-  return movement_class::of(text);
-}
-
-void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels) {
-  cmd->add_option("--square-levels", levels,
-                  "Block A* with open squares: the largest, as L for 2^L x 2^L blocks (1 to 4; default 4 for tile "
-                  "and octile, 2 for any-angle)")
-      ->check(CLI::Range(1, search_diagnostics::kMaxSquareLevels));
 }
 
 std::shared_ptr<const database> open_database(const std::string& path) {
@@ -178,13 +140,6 @@ std::shared_ptr<const database> open_database(const std::string& path) {
 search_setup make_setup(algorithm algo, const setup_options& o) {
   search_setup s;
   s.algo = algo;
-  if (o.smooth && o.raw) throw usage_error("--smooth and --raw exclude each other");
-  if (o.smooth) s.smooth = true;
-  if (o.raw) s.smooth = false;
-  if (o.fixed_blocks && o.open_squares) throw usage_error("--fixed-blocks and --open-squares exclude each other");
-  if (o.fixed_blocks) s.open_squares = false;
-  if (o.open_squares) s.open_squares = true;
-  s.square_levels = o.square_levels;
   std::optional<rule> asked;
   if (o.rule_text) {
     std::string why;
@@ -204,6 +159,7 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
     s.movement = (algo == algorithm::theta || algo == algorithm::lazy_theta) ? rule::any_angle() : rule::octile();
   }
   switch (algo) {
+    case algorithm::find_path:
     case algorithm::block_astar:
       if (!s.db) {
         s.db_path = (fs::path(default_data_dir()) / database_file_name(s.movement, 4)).string();
@@ -237,22 +193,10 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
                           "; use --algo astar or block-astar");
       break;
   }
-  s.heuristic = o.heuristic ? parse_heuristic(*o.heuristic, "--heuristic") : default_heuristic(s.movement);
-  if (!heuristic_admissible(s.heuristic, s.movement)) {
-    std::string ok;
-    for (heuristic_kind h : {heuristic_kind::zero, heuristic_kind::manhattan, heuristic_kind::octile, heuristic_kind::euclidean})
-      if (heuristic_admissible(h, s.movement)) ok += std::string(ok.empty() ? "" : ", ") + heuristic_name(h);
-    throw usage_error(std::string("--heuristic ") + heuristic_name(s.heuristic) + " overestimates costs under rule " +
-                      s.movement.name() + " (not admissible: it would give longer paths, with --weight too); drop " +
-                      "--heuristic for the rule's own (" + heuristic_name(default_heuristic(s.movement)) +
-                      ") or use one of " + ok + "; --weight W searches faster with a bound");
-  }
-  if (o.weight) s.weight = parse_weight(*o.weight, "--weight");
+  s.options = read_search_options(o.search, s.movement);
+  if (uses_database(algo)) s.options.expected_rule = s.movement;
   s.landmarks = o.landmarks;
   s.prepare = !o.no_prepare;
-  s.jumps = !o.no_jumps;
-  if (o.size) s.unit.size = *o.size;
-  if (o.movement) s.unit.movement = parse_movement_class(*o.movement, "--class");
   if (o.placement) {
     const std::optional<landmark_placement> p = parse_landmark_placement(*o.placement);
     if (!p) throw usage_error("--landmark-placement: '" + *o.placement + "' is not a placement: expected farthest or random");
@@ -314,22 +258,17 @@ query_run run_query(const search_setup& s, const grid_map& map, point start, poi
 
 void run_search(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                 query_run& q, bool record_expanded, const landmark_set* landmarks) {
-  search_options options(s.heuristic);
-  options.smooth = s.smooth;
-  options.landmarks = landmarks;
+  search_options options = s.options;
+  if (landmarks) options.landmarks = landmarks;
   options.diagnostics.record_expanded = record_expanded;
-  options.diagnostics.open_squares = s.open_squares;
-  options.diagnostics.square_levels = s.square_levels;
-  options.weight = s.weight;
-  options.unit = s.unit;
-  if (!s.jumps) options.diagnostics.search = lddb::search_kind::block_astar;
-  if (s.algo == algorithm::block_astar) options.expected_rule = s.movement;
-  q.jumps = s.algo == algorithm::block_astar && find_path_search(*s.db, map, options) == search_kind::jump_point_search;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   switch (s.algo) {
-    case algorithm::block_astar:
+    case algorithm::find_path:
       find_path(*s.db, map, start, goal, options, ctx, q.result);
+      break;
+    case algorithm::block_astar:
+      block_astar(*s.db, map, start, goal, options, ctx, q.result);
       break;
     case algorithm::astar:
       astar(s.movement, map, start, goal, options, ctx, q.result);
@@ -347,11 +286,12 @@ void run_search(const search_setup& s, const grid_map& map, point start, point g
   const auto t1 = clock::now();
   q.search_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
   q.state_bytes = ctx.memory_bytes();
+  q.jumps = s.algo == algorithm::find_path && q.result.searched == search_kind::jump_point_search;
 }
 
 query_run run_query_warm(const search_setup& s, const grid_map& map, point start, point goal, search_context& ctx,
                          const landmark_set* landmarks) {
-  if (s.algo == algorithm::block_astar) ctx.reserve(*s.db, map);
+  if (uses_database(s.algo)) ctx.reserve(*s.db, map);
   else ctx.reserve(s.movement, map);
   query_run q;
   run_search(s, map, start, goal, ctx, q, false, landmarks);  // untimed: the context and caches warm
@@ -385,7 +325,7 @@ void finish_query(const search_setup& s, const grid_map& map, point start, point
   q.path = q.result.path;
   // Smoothed cell paths keep only their turning points: straight runs of unit moves.
   const cell_steps steps = s.smoothed() ? cell_steps::runs : cell_steps::unit;
-  q.check = check_path(s.movement, map, s.unit, start, goal, q.path, steps);
+  q.check = check_path(s.movement, map, s.options.unit, start, goal, q.path, steps);
   q.length = q.check.valid ? q.check.length : path_length(q.path);
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,14 +31,14 @@ namespace lddb::cli {
 // databases and points.
 extern const char* const kSearchRulesHelp;
 
-enum class algorithm : std::uint8_t { block_astar, astar, jps, theta, lazy_theta };
+// find-path (the default) runs lddb::find_path, the search the map's preparation chose;
+// each other name runs that search alone.
+enum class algorithm : std::uint8_t { find_path, block_astar, astar, jps, theta, lazy_theta };
 const char* algorithm_name(algorithm a);
-// "block-astar", "astar", "jps", "theta", "lazy-theta"; throws usage_error naming `option`.
+// "find-path", "block-astar", "astar", "jps", "theta", "lazy-theta"; throws usage_error naming `option`.
 algorithm parse_algorithm(const std::string& text, const std::string& option);
-// "zero", "manhattan", "octile", "euclidean"; throws usage_error naming `option`.
-heuristic_kind parse_heuristic(const std::string& text, const std::string& option);
-// A search_options::weight, a number from 1 to 16; throws usage_error naming `option`.
-double parse_weight(const std::string& text, const std::string& option);
+// Does it search with a database (find-path, block-astar)?
+constexpr bool uses_database(algorithm a) { return a == algorithm::find_path || a == algorithm::block_astar; }
 // "X,Y" (spaces allowed around the numbers); throws usage_error naming `option`.
 point parse_point(const std::string& text, const std::string& option);
 
@@ -48,44 +49,44 @@ std::string default_data_dir();
 // An algorithm with its rule, database and heuristic, resolved from the options:
 //  - the rule comes from --lddb when given (and --rule must then agree), else --rule, else
 //    octile (any-angle for theta and lazy-theta);
-//  - block-astar opens --lddb, else the shipped <data dir>/<rule>-4.lddb;
+//  - find-path and block-astar open --lddb, else the shipped <data dir>/<rule>-4.lddb;
 //  - astar needs a cell rule (tile, octile), theta and lazy-theta any-angle.
 // Throws usage_error for a wrong combination and failure for a missing or bad database.
+// The search options of the command line, one per row of lddb/option_table.hpp
+// (add_search_options): each option's text, or for a flag whether its on or off name was given.
+struct search_option_args {
+  std::map<std::string, std::optional<std::string>> text;
+  std::map<std::string, bool> on, off;
+};
+// Adds --<tool> (and a flag's --<tool_off>) for every row of the table that has one.
+void add_search_options(CLI::App* cmd, search_option_args& args);
+// The options given, each checked by the table under rule r; throws usage_error naming the
+// option (--size 9 is outside 0..8 ...) and for a flag given both on and off.
+search_options read_search_options(const search_option_args& args, const rule& r);
+
 struct search_setup {
-  algorithm algo = algorithm::block_astar;
+  algorithm algo = algorithm::find_path;
   rule movement;
-  std::shared_ptr<const database> db;  // block-astar only
+  std::shared_ptr<const database> db;  // find-path and block-astar only
   std::string db_path;
-  heuristic_kind heuristic = heuristic_kind::octile;  // the rule's own unless --heuristic (admissible) says
-  std::optional<bool> smooth{};        // search_options::smooth (unset: the rule's default, any-angle smoothed)
-  std::optional<bool> open_squares{};  // search_diagnostics::open_squares (unset: the rule's default)
-  double weight = 1;          // search_options::weight
+  search_options options;  // from the command line's search options (add_search_options)
   bool prepare = true;        // lddb::prepare each map (--no-prepare: not)
-  bool jumps = true;          // Block A* may answer by jump point search where prepared so (--no-jumps: not)
   std::optional<int> landmarks{};  // --landmarks: instead of the preparation's count (0: none)
   landmark_placement placement = landmark_placement::farthest;
-  std::optional<int> square_levels{};  // search_diagnostics::square_levels (unset: the rule's default)
-  lddb::unit unit{};  // search_options::unit (--size, --class)
   // Does the unit move on the map itself (a one-cell unit, a point for any-angle, of the
   // ground class)? Then the scenarios' optima apply to it.
   bool default_unit() const;
-  std::string label() const;  // "block-astar (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
-  bool smoothed() const { return smooth.value_or(movement.on_vertices()); }  // are the paths smoothed?
+  std::string label() const;  // "find-path (octile)", "block-astar (any-angle, fixed blocks, weight 1.5)"
+  bool smoothed() const { return smooths(options, movement); }  // are the paths smoothed?
+  const lddb::unit& unit() const { return options.unit; }
+  heuristic_kind heuristic() const { return heuristic_for(options, movement); }
 };
 struct setup_options {
-  std::optional<std::string> rule_text, lddb, heuristic;
-  bool smooth = false;
-  bool fixed_blocks = false;
-  std::optional<std::string> weight{};  // --weight
-  bool open_squares = false;            // --open-squares: also for tile and octile
-  std::optional<int> landmarks{};         // --landmarks
+  std::optional<std::string> rule_text, lddb;
+  search_option_args search;               // --heuristic, --weight, --smooth, --size...
+  std::optional<int> landmarks{};          // --landmarks
   std::optional<std::string> placement{};  // --landmark-placement
-  std::optional<int> square_levels{};      // --square-levels
-  bool raw = false;                        // --raw: the search's own path, not smoothed
   bool no_prepare = false;                 // --no-prepare
-  bool no_jumps = false;                   // --no-jumps
-  std::optional<int> size{};               // --size
-  std::optional<std::string> movement{};   // --class
 };
 // Throws usage_error also for a --heuristic not admissible for the rule (whatever the
 // weight: search_options::heuristic says why) and for --smooth with --raw.
@@ -93,20 +94,12 @@ search_setup make_setup(algorithm algo, const setup_options& options);
 // The block size a map must have for this search (the database's, else 4).
 int block_size_for(const search_setup& s);
 
-// The options --size K (0 to unit::kMaxSize) and --class LETTERS, on a search command.
-void add_unit_options(CLI::App* cmd, std::optional<int>& size, std::optional<std::string>& movement);
-// --class's letters as a movement class; throws usage_error naming `option` for an empty
-// text or a character that is no terrain letter (a space or a control character).
-movement_class parse_movement_class(const std::string& text, const std::string& option);
 // "size 2, class .GS"; size 0 is shown as 1 under tile and octile (the same unit) and as
 // "0 (a point)" under any-angle.
 std::string unit_text(const lddb::rule& r, const lddb::unit& u);
 
-// The option --square-levels L (search_diagnostics::square_levels), on a search command.
-void add_square_levels_option(CLI::App* cmd, std::optional<int>& levels);
-
-// The options --no-prepare, --no-jumps, --landmarks K and --landmark-placement, on a search command.
-void add_prepare_options(CLI::App* cmd, bool& no_prepare, bool& no_jumps, std::optional<int>& count,
+// The options --no-prepare, --landmarks K and --landmark-placement, on a search command.
+void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count,
                          std::optional<std::string>& placement);
 // Prepares one map for the setup's rule (lddb/prepare.hpp), all of it before it returns,
 // as the setup asks: by default what the measured rules choose, with --landmarks K that

@@ -92,7 +92,7 @@ void merged_squares(std::string* out, std::vector<point> pts, double unit, doubl
 }
 
 // The side of the unit's square in cells: tile and octile at least one cell, any-angle 0 for a point.
-int unit_side(const search_setup& s) { return s.movement.on_vertices() ? s.unit.size : std::max(s.unit.size, 1); }
+int unit_side(const search_setup& s) { return s.movement.on_vertices() ? s.unit().size : std::max(s.unit().size, 1); }
 
 }  // namespace
 
@@ -129,7 +129,7 @@ std::string render_svg(const svg_picture& pic) {
   for (std::size_t k = 0; k < pic.searches.size(); ++k) {
     const svg_search& sr = pic.searches[k];
     if (!sr.run || sr.run->result.expanded.empty()) continue;
-    const bool blocks = sr.setup->algo == algorithm::block_astar && !sr.run->jumps;
+    const bool blocks = uses_database(sr.setup->algo) && !sr.run->jumps;
     const double unit = blocks ? block_size_for(*sr.setup) : 1.0;
     const double offset = (!blocks && sr.setup->movement.on_vertices()) ? -0.5 : 0.0;
     s += "<g fill=\"url(#expanded-" + std::to_string(k) + ")\">";
@@ -177,7 +177,7 @@ std::string render_svg(const svg_picture& pic) {
     const char* colour = kColours[k % kColourCount];
     s += "<g class=\"footprint\" fill=\"" + std::string(colour) + "\" fill-opacity=\"0.12\" stroke=\"" + colour +
          "\" stroke-opacity=\"0.5\" stroke-width=\"" + num(1.0 / scale) + "\"><title>" +
-         xml_escape(sr.label + ": the unit's footprint, " + unit_text(sr.setup->movement, sr.setup->unit)) + "</title>";
+         xml_escape(sr.label + ": the unit's footprint, " + unit_text(sr.setup->movement, sr.setup->unit())) + "</title>";
     for (const point& p : sr.run->path)
       s += "<rect x=\"" + std::to_string(p.x) + "\" y=\"" + std::to_string(p.y) + "\" width=\"" + std::to_string(side) +
            "\" height=\"" + std::to_string(side) + "\"/>";
@@ -232,7 +232,7 @@ std::string render_svg(const svg_picture& pic) {
     std::string text = sr.label;
     if (sr.run) {
       const query_run& r = *sr.run;
-      const bool blocks = sr.setup->algo == algorithm::block_astar && !r.jumps;
+      const bool blocks = uses_database(sr.setup->algo) && !r.jumps;
       if (r.result.found()) {
         // cost: the rule's, as checked; length: Euclidean, of the waypoints.
         text += ": cost " + format_length(r.length) + ", length " + format_length(path_length(r.path)) +

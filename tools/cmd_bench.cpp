@@ -53,16 +53,9 @@ namespace {
 
 struct bench_args {
   std::string scen;  // a .scen file or a folder searched for *.scen
-  std::optional<std::string> map, rule_text, lddb, heuristic, csv, paths, weight, placement;
-  std::optional<int> landmarks;
-  bool no_prepare = false;
-  bool no_jumps = false;
-  std::string algo = "block-astar";
-  bool smooth = false, raw = false;
-  bool fixed_blocks = false, open_squares = false;
-  std::optional<int> square_levels;
-  std::optional<int> size;             // --size
-  std::optional<std::string> movement;  // --class
+  std::optional<std::string> map, csv, paths;
+  setup_options setup;  // --rule, --lddb, the search options, the preparation's
+  std::string algo = "find-path";
   std::optional<std::uint64_t> limit;  // queries per scenario file
   unsigned threads = 1;  // searches run on this many threads (batch_solver); 0 = every core
 };
@@ -171,14 +164,7 @@ std::vector<std::string> scenario_files(const std::string& path) {
 int run_bench(const bench_args& a) {
   if (a.scen.empty()) throw usage_error("--scen is required (a .scen file or a folder)");
   const algorithm algo = parse_algorithm(a.algo, "--algo");
-  setup_options options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares,
-                        a.landmarks, a.placement, a.square_levels};
-  options.raw = a.raw;
-  options.no_prepare = a.no_prepare;
-  options.no_jumps = a.no_jumps;
-  options.size = a.size;
-  options.movement = a.movement;
-  const search_setup s = make_setup(algo, options);
+  const search_setup s = make_setup(algo, a.setup);
   std::error_code ec;
   if (a.map && fs::is_directory(a.scen, ec))
     throw usage_error("--map gives the map of one scenario file, but --scen " + a.scen + " is a folder");
@@ -266,7 +252,7 @@ int run_bench(const bench_args& a) {
       if (pending_skip[i]) {
         for (totals* t : {&per_map[loaded_path], &per_folder[folder], &all}) ++t->skipped;
         if (first_skipped.empty()) {
-          const bool start = unit_cannot_stand(s.movement, *map, q.start, s.unit);
+          const bool start = unit_cannot_stand(s.movement, *map, q.start, s.unit());
           first_skipped = file + ":" + std::to_string(q.line) + ": " + (start ? "start " : "goal ") +
                           point_text(start ? q.start : q.goal) + (own_unit ? " is no place for the unit" : " is blocked");
         }
@@ -283,9 +269,9 @@ int run_bench(const bench_args& a) {
       // checked, and no corner rule is guessed from such lengths.
       const bool mismatch =
           r.result.found() && r.check.valid &&
-          (s.weight == 1 ? corner_guess.observe(*map, q, r.length)
+          (s.options.weight == 1 ? corner_guess.observe(*map, q, r.length)
                          : octile && (r.length < q.optimal - q.optimal_tolerance ||
-                                      r.length > s.weight * q.optimal + q.optimal_tolerance));
+                                      r.length > s.options.weight * q.optimal + q.optimal_tolerance));
       if (first_problem.empty()) {
         const std::string where = file + ":" + std::to_string(q.line) + ": ";
         if (!r.result.found()) {
@@ -360,8 +346,8 @@ int run_bench(const bench_args& a) {
 
       pending.push_back(q);
       pending_file.push_back(file_index);
-      pending_skip.push_back(unit_cannot_stand(s.movement, *map, q.start, s.unit) ||
-                             unit_cannot_stand(s.movement, *map, q.goal, s.unit));
+      pending_skip.push_back(unit_cannot_stand(s.movement, *map, q.start, s.unit()) ||
+                             unit_cannot_stand(s.movement, *map, q.goal, s.unit()));
       if (pending.size() == batch_size) {
         if (progress)
           std::fprintf(stderr, "\r[%zu/%zu] %s: query %llu   ", file_index + 1, files.size(),
@@ -377,7 +363,7 @@ int run_bench(const bench_args& a) {
   if (paths) paths->commit();
 
   std::printf("%s, heuristic %s%s%s; %zu scenario file%s, %llu queries%s\n", s.label().c_str(),
-              heuristic_name(s.heuristic), !s.movement.on_vertices() ? (s.smoothed() ? ", paths smoothed" : "")
+              heuristic_name(s.heuristic()), !s.movement.on_vertices() ? (s.smoothed() ? ", paths smoothed" : "")
               : s.smoothed()            ? ", paths smoothed (the default)"
                                         : ", raw paths (--raw)",
               s.db ? (", database " + s.db_path).c_str() : "", files.size(), files.size() == 1 ? "" : "s",
@@ -386,7 +372,7 @@ int run_bench(const bench_args& a) {
   if (own_unit)
     std::printf("(unit %s: the scenarios' optimal lengths and paths are a one-cell ground unit's; this unit's lengths "
                 "are not checked against them, and a query it has no path for is no failure)\n",
-                unit_text(s.movement, s.unit).c_str());
+                unit_text(s.movement, s.unit()).c_str());
   else if (!octile)
     std::printf("(the scenarios' optimal lengths are octile optima; rule %s is not checked against them)\n",
                 s.movement.name().c_str());
@@ -407,13 +393,13 @@ int run_bench(const bench_args& a) {
   print_table(stdout, rows, right);
   if (all.skipped && own_unit)
     std::printf("\nskipped %llu queries the unit cannot stand at (%s), of %llu (first: %s)\n",
-                static_cast<unsigned long long>(all.skipped), unit_text(s.movement, s.unit).c_str(),
+                static_cast<unsigned long long>(all.skipped), unit_text(s.movement, s.unit()).c_str(),
                 static_cast<unsigned long long>(all.queries + all.skipped), first_skipped.c_str());
   else if (all.skipped)
     std::printf("\nskipped: start/goal not passable: %llu of %llu queries (first: %s)\n",
                 static_cast<unsigned long long>(all.skipped), static_cast<unsigned long long>(all.queries + all.skipped),
                 first_skipped.c_str());
-  const std::optional<std::string> advice = corner_guess.advice(s.algo == algorithm::block_astar);
+  const std::optional<std::string> advice = corner_guess.advice(uses_database(s.algo));
   if (advice) std::printf("\n%s\n", advice->c_str());
   // Time and memory, on lines of their own (scripts parse the `all` row above).
   const double wall_s = static_cast<double>(wall_ns) / 1e9;
@@ -462,22 +448,11 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   auto* cmd = app.add_subcommand("bench", "Run every query of Moving AI scenario files and summarise");
   cmd->add_option("--scen,-s", a->scen, "A .scen file, or a folder searched for *.scen");
   cmd->add_option("--map,-m", a->map, "The map for a single scenario file (default: resolved from it)");
-  cmd->add_option("--algo,-a", a->algo, "block-astar, astar, jps, theta or lazy-theta")->capture_default_str();
-  cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
-  cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
-  cmd->add_option("--heuristic", a->heuristic,
-                  "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
-                  "costs is refused)");
-  cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
-  add_square_levels_option(cmd, a->square_levels);
-  add_unit_options(cmd, a->size, a->movement);
-  cmd->add_flag("--smooth", a->smooth, "Smooth every path (the default for any-angle; timed in the search call)");
-  cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");
-  cmd->add_flag("--fixed-blocks", a->fixed_blocks,
-                "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
-  cmd->add_flag("--open-squares", a->open_squares,
-                "Block A*: open squares also for tile and octile (the default for any-angle)");
+  cmd->add_option("--algo,-a", a->algo, "find-path, block-astar, astar, jps, theta or lazy-theta")->capture_default_str();
+  cmd->add_option("--rule,-r", a->setup.rule_text, "Movement rule (default: the database's, else octile)");
+  cmd->add_option("--lddb", a->setup.lddb, "Database for find-path and block-astar (default: the shipped one for the rule)");
+  add_prepare_options(cmd, a->setup.no_prepare, a->setup.landmarks, a->setup.placement);
+  add_search_options(cmd, a->setup.search);
   cmd->add_option("--csv", a->csv, "Write one CSV row per query here");
   cmd->add_option("--paths", a->paths, "Write each query's waypoints here, one query a line");
   cmd->add_option("--limit", a->limit, "Run at most N queries of each scenario file (the rest is not read)")

@@ -107,18 +107,18 @@ int run_demo(const demo_args& a) {
   any_block.db = demo_database(any_block.movement, &any_source);
   octile_block.db_path = octile_source;
   any_block.db_path = any_source;
-  octile_block.heuristic = default_heuristic(octile_block.movement);
-  any_block.heuristic = default_heuristic(any_block.movement);
   std::printf("databases  octile-4: %s\n           any-angle-4: %s\n\n", octile_source.c_str(), any_source.c_str());
 
-  search_setup astar_setup{algorithm::astar, rule::octile(), nullptr, "", heuristic_kind::octile, false};
-  search_setup theta_setup{algorithm::theta, rule::any_angle(), nullptr, "", heuristic_kind::euclidean, false};
-  search_setup lazy_setup{algorithm::lazy_theta, rule::any_angle(), nullptr, "", heuristic_kind::euclidean, false};
   // The searches' own paths, as the paper compares them; then Block A* as a game gets it by
   // default (any-angle: smoothed in the search call).
-  octile_block.smooth = any_block.smooth = false;
+  search_options raw;
+  raw.smooth = false;
+  search_setup astar_setup{algorithm::astar, rule::octile(), nullptr, "", raw};
+  search_setup theta_setup{algorithm::theta, rule::any_angle(), nullptr, "", raw};
+  search_setup lazy_setup{algorithm::lazy_theta, rule::any_angle(), nullptr, "", raw};
+  octile_block.options.smooth = any_block.options.smooth = false;
   search_setup any_smooth = any_block;
-  any_smooth.smooth = std::nullopt;
+  any_smooth.options.smooth = std::nullopt;
 
   std::vector<row_result> rows{{"A*", &astar_setup, {}},
                                {"Block A*", &octile_block, {}},

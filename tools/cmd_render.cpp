@@ -19,21 +19,14 @@ namespace {
 
 struct render_args {
   std::string map;
-  std::optional<std::string> from, to, rule_text, lddb, heuristic, weight, placement;
-  std::optional<int> landmarks;
-  bool no_prepare = false;
-  bool no_jumps = false;
+  std::optional<std::string> from, to;
+  setup_options setup;  // --rule, --lddb, the search options, the preparation's
   std::vector<std::string> algos;
-  bool smooth = false, raw = false;
-  bool fixed_blocks = false, open_squares = false;
-  std::optional<int> square_levels;
-  std::optional<int> size;             // --size
-  std::optional<std::string> movement;  // --class
   std::string out;
 };
 
 const char* const kRenderFooter = R"(--algo may repeat, each NAME or NAME:RULE (e.g. block-astar:any-angle); the rule after
-the ':' overrides --rule for that one; --lddb serves the block-astar entries.
+the ':' overrides --rule for that one; --lddb serves the find-path and block-astar entries.
 Examples:
   lddb render --map ../shared/maps/dao/arena.map --out arena.svg
   lddb render --map ../shared/maps/dao/arena.map --from 1,11 --to 40,30 --algo block-astar:any-angle \
@@ -50,22 +43,17 @@ int run_render(const render_args& a) {
   if (a.from.has_value() != a.to.has_value()) throw usage_error(a.from ? "--from needs --to" : "--to needs --from");
   check_output_path("--out", a.out);  // now, not after the searches have run
   // Each --algo is NAME or NAME:RULE (block-astar:any-angle, astar:tile); the rule after the
-  // first ':' overrides --rule for that algorithm. --lddb serves the block-astar entries
-  // whose rule it holds; a block-astar entry with another rule uses the shipped database.
-  std::shared_ptr<const database> given_db = a.lddb ? open_database(*a.lddb) : nullptr;
+  // first ':' overrides --rule for that algorithm. --lddb serves the find-path and block-astar entries
+  // whose rule it holds; an entry of either with another rule uses the shipped database.
+  std::shared_ptr<const database> given_db = a.setup.lddb ? open_database(*a.setup.lddb) : nullptr;
   std::vector<search_setup> setups;
   std::vector<std::string> specs = a.algos;
-  if (specs.empty() && a.from) specs.push_back("block-astar");
+  if (specs.empty() && a.from) specs.push_back("find-path");
   for (const std::string& spec : specs) {
     const std::size_t colon = spec.find(':');
     const algorithm algo = parse_algorithm(spec.substr(0, colon), "--algo");
-    setup_options o{a.rule_text,   std::nullopt, a.heuristic, a.smooth, a.fixed_blocks,
-                    a.weight,      a.open_squares, a.landmarks, a.placement, a.square_levels};
-    o.raw = a.raw;
-    o.no_prepare = a.no_prepare;
-    o.no_jumps = a.no_jumps;
-    o.size = a.size;
-    o.movement = a.movement;
+    setup_options o = a.setup;
+    o.lddb.reset();
     if (colon != std::string::npos) {
       std::string why;
       const std::optional<rule> own = rule::parse(spec.substr(colon + 1), &why);
@@ -74,12 +62,12 @@ int run_render(const render_args& a) {
     }
     // The reference searches take the rule of --lddb when it is theirs (and no --rule or
     // NAME:RULE says otherwise), so that they are drawn under the database's rule.
-    if (algo != algorithm::block_astar && given_db && !o.rule_text &&
+    if (!uses_database(algo) && given_db && !o.rule_text &&
         given_db->movement().on_vertices() == (algo == algorithm::theta || algo == algorithm::lazy_theta))
       o.rule_text = given_db->movement().name();
-    if (algo == algorithm::block_astar && given_db) {
+    if (uses_database(algo) && given_db) {
       const bool fits = colon == std::string::npos || *rule::parse(*o.rule_text) == given_db->movement();
-      if (fits) o.lddb = a.lddb;
+      if (fits) o.lddb = a.setup.lddb;
     }
     setups.push_back(make_setup(algo, o));
   }
@@ -103,18 +91,18 @@ int run_render(const render_args& a) {
   bool any_cells = false;
   for (const search_setup& s : setups) {
     if (!s.movement.on_vertices()) any_cells = true;
-    if (s.algo == algorithm::block_astar && !pic.block_lines) pic.block_lines = block_size_for(s);
+    if (uses_database(s.algo) && !pic.block_lines) pic.block_lines = block_size_for(s);
   }
   pic.vertices = !setups.empty() && !any_cells;
-  if (!setups.empty()) pic.terrain = setups.front().unit.movement;  // --class: the same for every search
+  if (!setups.empty()) pic.terrain = setups.front().unit().movement;  // --class: the same for every search
   std::vector<query_run> runs;
   runs.reserve(setups.size());
   if (from) {
     pic.title += ": " + point_text(*from) + " to " + point_text(*to);
     for (const search_setup& s : setups) {
-      if (std::string why = endpoint_problem(s.movement, map, *from, s.unit); !why.empty())
+      if (std::string why = endpoint_problem(s.movement, map, *from, s.unit()); !why.empty())
         throw usage_error("--from: " + why + " in " + a.map);
-      if (std::string why = endpoint_problem(s.movement, map, *to, s.unit); !why.empty())
+      if (std::string why = endpoint_problem(s.movement, map, *to, s.unit()); !why.empty())
         throw usage_error("--to: " + why + " in " + a.map);
     }
     pic.start = from;
@@ -169,21 +157,10 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--from", a->from, "Start X,Y");
   cmd->add_option("--to", a->to, "Goal X,Y");
   cmd->add_option("--algo,-a", a->algos, "Algorithm to draw (repeatable): NAME or NAME:RULE");
-  cmd->add_option("--rule,-r", a->rule_text, "Movement rule for every algorithm without its own");
-  cmd->add_option("--lddb", a->lddb, "Database for block-astar");
-  cmd->add_option("--heuristic", a->heuristic,
-                  "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
-                  "costs is refused)");
-  cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
-  add_square_levels_option(cmd, a->square_levels);
-  add_unit_options(cmd, a->size, a->movement);
-  cmd->add_flag("--smooth", a->smooth, "Smooth the paths (the default for any-angle; tile and octile: turning points)");
-  cmd->add_flag("--raw", a->raw, "The searches' own paths, not smoothed (the default for tile and octile)");
-  cmd->add_flag("--fixed-blocks", a->fixed_blocks,
-                "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
-  cmd->add_flag("--open-squares", a->open_squares,
-                "Block A*: open squares also for tile and octile (the default for any-angle)");
+  cmd->add_option("--rule,-r", a->setup.rule_text, "Movement rule for every algorithm without its own");
+  cmd->add_option("--lddb", a->setup.lddb, "Database for find-path and block-astar");
+  add_prepare_options(cmd, a->setup.no_prepare, a->setup.landmarks, a->setup.placement);
+  add_search_options(cmd, a->setup.search);
   cmd->add_option("--out,-o", a->out, "Output .svg file (written atomically)")->required();
   cmd->footer(std::string(kSearchRulesHelp) + kDatabaseSearchHelp + kRenderFooter);
   cmd->callback([a, &chosen] { chosen = [a] { return run_render(*a); }; });

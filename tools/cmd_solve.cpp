@@ -20,18 +20,9 @@ namespace {
 struct solve_args {
   std::string map;
   std::string from, to;
-  std::optional<std::string> rule_text, algo, lddb, heuristic, weight, placement;
-  std::optional<int> landmarks;
-  bool no_prepare = false;
-  bool no_jumps = false;
-  bool smooth = false;
-  bool raw = false;
+  std::optional<std::string> algo;
+  setup_options setup;  // --rule, --lddb, the search options, the preparation's
   bool json = false;
-  bool fixed_blocks = false;  // Block A* without open squares (the paper's blocks)
-  bool open_squares = false;  // Block A* with open squares under tile and octile too
-  std::optional<int> square_levels;
-  std::optional<int> size;             // --size
-  std::optional<std::string> movement;  // --class
 };
 
 const char* const kSolveFooter = R"(Examples:
@@ -45,21 +36,14 @@ const char* const kSolveFooter = R"(Examples:
 constexpr int kDecimals = 6;
 
 int run_solve(const solve_args& a) {
-  const algorithm algo = parse_algorithm(a.algo.value_or("block-astar"), "--algo");
+  const algorithm algo = parse_algorithm(a.algo.value_or("find-path"), "--algo");
   const point from = parse_point(a.from, "--from"), to = parse_point(a.to, "--to");
-  setup_options options{a.rule_text, a.lddb, a.heuristic, a.smooth, a.fixed_blocks, a.weight, a.open_squares, a.landmarks,
-                        a.placement, a.square_levels};
-  options.raw = a.raw;
-  options.no_prepare = a.no_prepare;
-  options.no_jumps = a.no_jumps;
-  options.size = a.size;
-  options.movement = a.movement;
-  const search_setup s = make_setup(algo, options);
+  const search_setup s = make_setup(algo, a.setup);
   grid_map map = load_map_or_fail(a.map, block_size_for(s));
   const std::optional<preparation_report> prepared = prepare_map(s, map);
-  if (std::string why = endpoint_problem(s.movement, map, from, s.unit); !why.empty())
+  if (std::string why = endpoint_problem(s.movement, map, from, s.unit()); !why.empty())
     throw usage_error("--from: " + why + " in " + a.map);
-  if (std::string why = endpoint_problem(s.movement, map, to, s.unit); !why.empty())
+  if (std::string why = endpoint_problem(s.movement, map, to, s.unit()); !why.empty())
     throw usage_error("--to: " + why + " in " + a.map);
 
   search_context ctx;
@@ -78,9 +62,9 @@ int run_solve(const solve_args& a) {
     j["points"] = points;
     j["database"] = s.db ? nlohmann::json(s.db_path) : nlohmann::json(nullptr);
     j["block"] = s.db ? nlohmann::json(s.db->info().block) : nlohmann::json(nullptr);
-    j["heuristic"] = heuristic_name(s.heuristic);
-    j["weight"] = s.weight;
-    if (!s.default_unit()) j["unit"] = {{"size", s.unit.size}, {"class", s.unit.movement.name()}};
+    j["heuristic"] = heuristic_name(s.heuristic());
+    j["weight"] = s.options.weight;
+    if (!s.default_unit()) j["unit"] = {{"size", s.unit().size}, {"class", s.unit().movement.name()}};
     if (prepared) {  // lddb::prepare, timed apart from the query
       j["landmarks"] = prepared->landmarks_built;
       j["landmark_placement"] = landmark_placement_name(s.placement);
@@ -89,7 +73,8 @@ int run_solve(const solve_args& a) {
       j["prepare_bytes"] = prepared->bytes;
     }
     j["smoothed"] = s.smoothed();
-    if (s.algo == algorithm::block_astar && s.movement.on_vertices()) j["open_squares"] = s.open_squares.value_or(true);
+    if (uses_database(s.algo) && s.movement.on_vertices())
+      j["open_squares"] = s.options.diagnostics.open_squares.value_or(true);
     j["from"] = {from.x, from.y};
     j["to"] = {to.x, to.y};
     j["status"] = search_status_name(r.status);
@@ -114,12 +99,13 @@ int run_solve(const solve_args& a) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("map        %s (%dx%d)\n", a.map.c_str(), map.width(), map.height());
-    const bool fixed = s.algo == algorithm::block_astar && s.movement.on_vertices() && s.open_squares == false;
+    const bool fixed =
+        uses_database(s.algo) && s.movement.on_vertices() && s.options.diagnostics.open_squares == false;
     std::printf("algorithm  %s, rule %s, heuristic %s%s%s", algorithm_name(s.algo), s.movement.name().c_str(),
-                heuristic_name(s.heuristic), s.smoothed() ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
-    if (s.weight != 1) std::printf(", weight %g", s.weight);
+                heuristic_name(s.heuristic()), s.smoothed() ? ", smoothed" : "", fixed ? ", fixed blocks" : "");
+    if (s.options.weight != 1) std::printf(", weight %g", s.options.weight);
     std::printf("\n");
-    if (!s.default_unit()) std::printf("unit       %s\n", unit_text(s.movement, s.unit).c_str());
+    if (!s.default_unit()) std::printf("unit       %s\n", unit_text(s.movement, s.unit()).c_str());
     if (s.db) std::printf("database   %s (b=%d)\n", s.db_path.c_str(), s.db->info().block);
     if (prepared) std::printf("prepared   %s\n", prepared->text().c_str());
     std::printf("query      %s %s -> %s\n", points, point_text(from).c_str(), point_text(to).c_str());
@@ -130,7 +116,7 @@ int run_solve(const solve_args& a) {
       std::printf("waypoints  %zu: %s\n", q.path.size(), points_text(q.path).c_str());
     }
     std::printf("expanded   %llu %s\n", static_cast<unsigned long long>(r.stats.expanded),
-                q.jumps || s.algo == algorithm::jps ? "jump points" : s.algo == algorithm::block_astar ? "nodes" : points);
+                q.jumps || s.algo == algorithm::jps ? "jump points" : uses_database(s.algo) ? "nodes" : points);
     std::printf("heap ops   %llu\n", static_cast<unsigned long long>(r.stats.heap_ops));
     std::printf("time       %s%s\n", time_text(q).c_str(), s.smoothed() ? " (smoothing included)" : "");
     if (r.found())
@@ -157,25 +143,12 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--map,-m", a->map, "Moving AI .map file")->required();
   cmd->add_option("--from", a->from, "Start X,Y (a cell; a corner for any-angle)")->required();
   cmd->add_option("--to", a->to, "Goal X,Y (a cell; a corner for any-angle)")->required();
-  cmd->add_option("--rule,-r", a->rule_text, "Movement rule (default: the database's, else octile)");
-  cmd->add_option("--algo,-a", a->algo, "block-astar (default), astar, jps, theta or lazy-theta");
-  cmd->add_option("--lddb", a->lddb, "Database for block-astar (default: the shipped one for the rule)");
-  cmd->add_option("--heuristic", a->heuristic,
-                  "zero, manhattan, octile or euclidean (default: the rule's own; one that overestimates the rule's "
-                  "costs is refused)");
-  cmd->add_option("--weight", a->weight, "Weighted search: g + W h, cost at most W x optimal (1 to 16; default 1)");
-  add_prepare_options(cmd, a->no_prepare, a->no_jumps, a->landmarks, a->placement);
-  add_square_levels_option(cmd, a->square_levels);
-  add_unit_options(cmd, a->size, a->movement);
-  cmd->add_flag("--smooth", a->smooth,
-                "Smooth the path (line-of-sight shortcuts; the default for any-angle; tile and octile: the turning "
-                "points only)");
-  cmd->add_flag("--raw", a->raw, "The search's own path, not smoothed (the default for tile and octile)");
+  cmd->add_option("--rule,-r", a->setup.rule_text, "Movement rule (default: the database's, else octile)");
+  cmd->add_option("--algo,-a", a->algo, "find-path (default), block-astar, astar, jps, theta or lazy-theta");
+  cmd->add_option("--lddb", a->setup.lddb, "Database for find-path and block-astar (default: the shipped one for the rule)");
+  add_prepare_options(cmd, a->setup.no_prepare, a->setup.landmarks, a->setup.placement);
+  add_search_options(cmd, a->setup.search);
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
-  cmd->add_flag("--fixed-blocks", a->fixed_blocks,
-                "Block A*: the paper's fixed blocks, no open squares (the default for tile and octile)");
-  cmd->add_flag("--open-squares", a->open_squares,
-                "Block A*: open squares also for tile and octile (the default for any-angle)");
   cmd->footer(std::string(kSearchRulesHelp) + kDatabaseSearchHelp + kSolveFooter);
   cmd->callback([a, &chosen] { chosen = [a] { return run_solve(*a); }; });
 }

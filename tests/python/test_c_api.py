@@ -377,6 +377,20 @@ def keyword_options(lib, db, grid, ctx, blocked):
     raises(lambda: ctx.solve(db, grid, (1,), goal), TypeError, "start")
     raises(lambda: ctx.solve(db, grid, start, (2**40, 0)), ValueError, "goal x")
     raises(lambda: ctx.solve(db, grid, start, goal, options=3), TypeError, "options")
+    # The keywords are the library's table of options: every row by its name and alias, each
+    # setting the lddb_options field the row names, at the offset the library gives.
+    rows = lib.keywords.rows
+    expect(len(rows) >= 11, f"{len(rows)} rows in the table of options")
+    for info in rows:
+        name = info.name.decode()
+        expect(name in lib.keywords.fields, f"keyword {name}")
+        expect(getattr(lddb.Options, name).offset == info.offset, f"{name}: Options' field at {info.offset}")
+        if info.alias:
+            expect(lib.keywords.fields[info.alias.decode()][0] == name, f"alias {info.alias} of {name}")
+    expect(lib.options(unit_size=2).unit_size == 2 and lib.options(size=2).unit_size == 2, "unit_size and size")
+    expect(lib.options(jumps=False).jumps == 0 and lib.options(jumps=True).jumps == 1, "jumps")
+    expect(lib.options(use_prepared=False).use_prepared == 0, "use_prepared")
+    raises(lambda: lib.options(unit_siz=2), TypeError, "did you mean 'unit_size'?")
     with lib.create_batch(1) as batch:
         got = batch.solve(db, grid, [(start, goal)], algorithm="astar", heuristic="zero")
         expect(got == [zero], "batch with keywords")

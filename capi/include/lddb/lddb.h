@@ -377,6 +377,37 @@ LDDB_API lddb_status lddb_movement_add(lddb_options* options, uint8_t type);
 LDDB_API lddb_status lddb_movement_set_letters(lddb_options* options, const char* letters);
 LDDB_API lddb_status lddb_movement_clear(lddb_options* options);
 
+/* The search options, one row each (lddb/option_table.hpp: the table every language's
+ * options come from; the Python package builds its keywords from it). `algorithm` is the
+ * call's choice, not a row. */
+typedef enum lddb_option_kind {
+  LDDB_OPTION_CHOICE = 0,    /* an int32: a name of `choices` by its number from 0 (0: default) */
+  LDDB_OPTION_FLAG = 1,      /* an int32: `unset` (the default), `off` or `on` */
+  LDDB_OPTION_COUNT = 2,     /* a uint64 from 0 (0: no limit) */
+  LDDB_OPTION_INTEGER = 3,   /* an int32 from `low` to `high` */
+  LDDB_OPTION_NUMBER = 4,    /* a double from `low` to `high` */
+  LDDB_OPTION_MOVEMENT = 5,  /* 32 bytes: a set of terrain types (lddb_options.movement) */
+  LDDB_OPTION_LANDMARKS = 6  /* an lddb_landmarks handle (0: none) */
+} lddb_option_kind;
+typedef struct lddb_option_info {
+  uint32_t version;     /* the lddb_options version that added the field */
+  uint32_t offset;      /* offsetof(lddb_options, <name>) */
+  const char* name;     /* the field's name; the library's string, never freed */
+  const char* alias;    /* another name a binding may accept ("size" for unit_size); "" for none */
+  const char* choices;  /* LDDB_OPTION_CHOICE: the names by number, comma-separated; else "" */
+  const char* help;     /* what it does, a sentence or two */
+  int32_t kind;         /* lddb_option_kind */
+  int32_t diagnostic;   /* 1: for benchmarks and tests, which a game leaves as they are */
+  int32_t unset, off, on; /* LDDB_OPTION_FLAG: the field's three values */
+  int32_t reserved;     /* 0 */
+  double low, high;     /* LDDB_OPTION_INTEGER and _NUMBER: the range */
+} lddb_option_info;
+/* How many options lddb_option_describe describes. */
+LDDB_API size_t lddb_option_count(void);
+/* Option `index` (0 to lddb_option_count() - 1) into the first `info_size` bytes of *info
+ * (a program passes sizeof its own struct). NULL_ARGUMENT, INVALID_ARGUMENT (index). */
+LDDB_API lddb_status lddb_option_describe(size_t index, lddb_option_info* info, size_t info_size);
+
 /* One search under the database's rule, by options->algorithm (A* and the Theta*s read only
  * the rule from db). options may be NULL (defaults). Returns the search's outcome (OK,
  * NO_PATH, INVALID_START, INVALID_GOAL, RULE_MISMATCH, BUDGET_EXHAUSTED), and then

@@ -9,11 +9,11 @@ from typing import List, Optional
 
 from ._errors import OK, Error, LibraryNotFound, _error
 from ._objects import Batch, Context, CResult, Database, Landmarks, Map, Query
-from ._options import Options, Point, Preparation, _apply
+from ._options import Keywords, OptionInfo, Options, Point, Preparation
 
 _H, _I32, _SIZE, _P = ctypes.c_uint64, ctypes.c_int32, ctypes.c_size_t, ctypes.POINTER
 _SIZE_P, _STR = _P(_SIZE), ctypes.c_char_p
-# Argument types; every call returns an lddb_status but lddb_last_error.
+# Argument types.
 _SIGNATURES = {
     "lddb_last_error": [],
     "lddb_find_database": [_STR, _STR, _STR, _SIZE, _SIZE_P],
@@ -43,6 +43,8 @@ _SIGNATURES = {
     "lddb_context_reserve": [_H, _H, _H, _P(Options)],
     "lddb_context_message": [_H, _STR, _SIZE, _SIZE_P],
     "lddb_options_init_size": [_P(Options), ctypes.c_uint32],
+    "lddb_option_count": [],
+    "lddb_option_describe": [_SIZE, _P(OptionInfo), _SIZE],
     "lddb_solve": [_H, _H, _H, Point, Point, _P(Options), _P(CResult), _P(Point), _SIZE],
     "lddb_find_path": [_H, _H, _H, Point, Point, _P(Options), _P(CResult), _P(Point), _SIZE],
     "lddb_context_path": [_H, _P(Point), _SIZE, _SIZE_P],
@@ -53,6 +55,8 @@ _SIGNATURES = {
     "lddb_batch_solve": [_H, _H, _H, _P(Query), _SIZE, _P(Options), _P(CResult), _P(Point), _SIZE, _SIZE_P],
     "lddb_batch_message": [_H, _SIZE, _STR, _SIZE, _SIZE_P],
 }
+# Every call returns an lddb_status but these.
+_RESTYPES = {"lddb_last_error": _STR, "lddb_option_count": _SIZE}
 
 
 class Library:
@@ -66,7 +70,17 @@ class Library:
                 fn = getattr(self._c, name)
             except AttributeError:
                 raise LibraryNotFound(None, f"{path} has no {name}: it is older than this lddb package") from None
-            fn.restype, fn.argtypes = _STR if name == "lddb_last_error" else ctypes.c_int, argtypes
+            fn.restype, fn.argtypes = _RESTYPES.get(name, ctypes.c_int), argtypes
+        self.keywords = Keywords(self._option_rows())
+
+    def _option_rows(self) -> List[OptionInfo]:
+        """The library's table of search options, one lddb_option_info a row."""
+        rows = []
+        for index in range(self._c.lddb_option_count()):
+            info = OptionInfo()
+            self.check(self._c.lddb_option_describe(index, ctypes.byref(info), ctypes.sizeof(info)))
+            rows.append(info)
+        return rows
 
     def last_error(self) -> str:
         """lddb_last_error(): the message of this thread's last failed call."""
@@ -123,20 +137,20 @@ class Library:
         return self._new(Landmarks, self._c.lddb_landmarks_build, db.handle, grid.handle, count, 1 if random else 0)
 
     def options(self, algorithm=None, smooth=None, max_expansions=None, weight=None, landmarks=None,
-                open_squares=None, square_levels=None, *, heuristic=None, size=None, movement=None) -> Options:
-        """lddb_options from the keywords solve takes (None: the library's default):
-        algorithm ("block_astar", "astar", "theta", "lazy_theta" or an Algorithm),
+                open_squares=None, square_levels=None, **kw) -> Options:
+        """lddb_options from the keywords solve takes (None: the library's default): algorithm
+        ("block_astar", "astar", "theta", "lazy_theta" or an Algorithm) and the library's
+        table of options (self.keywords.rows; lddb.h's lddb_options says what each does):
         heuristic ("default", "zero", "manhattan", "octile", "euclidean" or a Heuristic),
-        smooth, weight (from 1; above it, bounded-suboptimal), max_expansions (0 or None: no
-        limit), landmarks (from build_landmarks), open_squares (0 / 1 / 2, or True / False),
-        square_levels (0, or 1 to 4), and the unit that moves: size (0 to 8: the side of the
-        square it fills, cells for tile and octile, 0 a point for any-angle; start, goal and
-        path are its top-left cell or corner) and movement (the terrain types it may stand
-        on: a str of letters, "W" for boats, ".GSW" amphibious, or an iterable of ints for a
-        game's own types; default ground, ".GS"); lddb.h's lddb_options says what each does."""
+        weight (from 1; above it, bounded-suboptimal), smooth, max_expansions (0 or None: no
+        limit), the unit that moves: unit_size (or size; 0 to 8: the side of the square it
+        fills, cells for tile and octile, 0 a point for any-angle; start, goal and path are
+        its top-left cell or corner) and movement (the terrain types it may stand on: a str
+        of letters, "W" for boats, ".GSW" amphibious, or an iterable of ints for a game's own
+        types; default ground, ".GS"), landmarks (from build_landmarks); and for benchmarks
+        jumps, open_squares (True / False), square_levels (0, or 1 to 4) and use_prepared."""
         given = dict(algorithm=algorithm, smooth=smooth, max_expansions=max_expansions, weight=weight,
-                     landmarks=landmarks, open_squares=open_squares, square_levels=square_levels, heuristic=heuristic,
-                     size=size, movement=movement)
+                     landmarks=landmarks, open_squares=open_squares, square_levels=square_levels, **kw)
         return self._options(None, "options", {k: v for k, v in given.items() if v is not None})
 
     def _options(self, base: Optional[Options], where: str, kw: dict) -> Options:
@@ -145,7 +159,7 @@ class Library:
         o = Options() if base is None else Options.from_buffer_copy(base)
         if base is None:
             self.check(self._c.lddb_options_init_size(ctypes.byref(o), ctypes.sizeof(o)))
-        return _apply(o, where, kw)
+        return self.keywords.apply(o, where, kw)
 
 
 _NAMES = {"darwin": ["liblddb.1.dylib", "liblddb.dylib"], "win32": ["lddb.dll", "liblddb.dll"]}.get(

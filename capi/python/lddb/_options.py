@@ -1,5 +1,6 @@
 """Search options: the algorithm and heuristic enums, the C structs a query passes (lddb_point,
-lddb_options) and the keyword options solve takes, each checked with an error naming the keyword."""
+lddb_options) and the keyword options solve takes, built from the library's table of options
+(lddb_option_describe), each checked with an error naming the keyword."""
 import ctypes
 import difflib
 import enum
@@ -63,14 +64,15 @@ def _int(key: str, value, low: int, high: int, hint: str) -> int:
     return value
 
 
-def _named(key: str, value, names: dict, enum_type) -> int:
-    """An enum member, its number or its name (any case, '-' for '_')."""
+def _named(key: str, value, names: dict, enum_type=None) -> int:
+    """A choice by its name (any case, '-' for '_'), its number or an enum member."""
     if isinstance(value, str):
         code = names.get(value.lower().replace("-", "_"))
         if code is None:
             raise ValueError(f"{key} {value!r} is not one of: {', '.join(names)}")
         return code
-    return int(enum_type(_int(key, value, 0, len(enum_type) - 1, "one of " + ", ".join(names))))
+    number = _int(key, value, 0, max(names.values()), "one of " + ", ".join(names))
+    return int(enum_type(number)) if enum_type else number
 
 
 def _typed(key: str, value, types, what: str, bools: bool = False):
@@ -113,39 +115,81 @@ def _landmarks(key: str, v) -> int:
     return v.handle if v is not None else 0
 
 
-# Each keyword's check and its value in the lddb_options field of the same name. The ranges of
-# weight (1 to 16) and square_levels (1 to 4) are the library's to check: it names the field.
-_FIELDS = {
-    "algorithm": lambda k, v: _named(k, v, _ALGORITHM_NAMES, Algorithm),
-    "heuristic": lambda k, v: _named(k, v, {h.name.lower(): int(h) for h in Heuristic}, Heuristic),
-    "smooth": lambda k, v: 1 if _typed(k, v, int, "a bool", bools=True) else 0,
-    "weight": lambda k, v: float(_typed(k, v, (int, float), "a number")),
-    "max_expansions": lambda k, v: 0 if v is None else _int(k, v, 0, 2**64 - 1, "0 or None (no limit), or a count"),
-    "landmarks": _landmarks,
-    # True: open squares for every rule; False: the paper's fixed blocks.
-    "open_squares": lambda k, v: (2 if v else 0) if isinstance(v, bool) else
-    _int(k, v, 0, 2, "0 (fixed blocks), 1 (the rule's default) or 2 (every rule)"),
-    "square_levels": lambda k, v: _int(k, v, 0, 2**31 - 1, "0 (the rule's default) or a level"),
-    "use_prepared": lambda k, v: 1 if _typed(k, v, int, "a bool", bools=True) else 0,
-    # None: the map's preparation's choice; True / False: jump point search or Block A*.
-    "jumps": lambda k, v: -1 if v is None else (1 if _typed(k, v, int, "None or a bool", bools=True) else 0),
-    # The unit (lddb_options.unit_size and movement); the library checks the size's range.
-    "size": lambda k, v: _int(k, v, -2**31, 2**31 - 1, "an int32"),
-    "movement": _movement,
-}
-# Keywords whose lddb_options field has another name.
-_FIELD_NAMES = {"size": "unit_size"}
+class OptionInfo(ctypes.Structure):
+    """lddb_option_info: one row of the library's table of search options."""
+    _fields_ = [("version", ctypes.c_uint32), ("offset", ctypes.c_uint32),
+                ("name", ctypes.c_char_p), ("alias", ctypes.c_char_p), ("choices", ctypes.c_char_p),
+                ("help", ctypes.c_char_p), ("kind", ctypes.c_int32), ("diagnostic", ctypes.c_int32),
+                ("unset", ctypes.c_int32), ("off", ctypes.c_int32), ("on", ctypes.c_int32),
+                ("reserved", ctypes.c_int32), ("low", ctypes.c_double), ("high", ctypes.c_double)]
 
 
-def _apply(o: Options, where: str, kw: dict) -> Options:
-    for key, value in kw.items():
-        if key not in _FIELDS:
-            near = difflib.get_close_matches(key, _FIELDS, 1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
-            raise TypeError(f"{where}() got an unexpected keyword argument {key!r} ({hint}options: "
-                            f"{', '.join(_FIELDS)})")
-        setattr(o, _FIELD_NAMES.get(key, key), _FIELDS[key](key, value))
-    return o
+_CHOICE, _FLAG, _COUNT, _INTEGER, _NUMBER, _MOVEMENT, _LANDMARKS = range(7)
+
+
+def _flag(info: OptionInfo):
+    """None: unset (the default); True / False: on / off; or one of the field's own ints."""
+    values = {info.unset, info.off, info.on}
+
+    def convert(key: str, v):
+        if v is None:
+            return info.unset
+        if isinstance(v, bool):
+            return info.on if v else info.off
+        if isinstance(v, int):
+            if v in values:
+                return v
+            raise ValueError(f"{key} {v} is none of the field's values {sorted(values)} (or None, True, False)")
+        raise TypeError(f"{key} must be None or a bool (None: the default), not {v!r}")
+    return convert
+
+
+def _converter(info: OptionInfo):
+    """The check of one row's keyword, giving the value of its lddb_options field. Ranges
+    are the library's to check: its message names the field."""
+    kind = info.kind
+    if kind == _CHOICE:
+        names = {n: k for k, n in enumerate(info.choices.decode().split(","))}
+        return lambda k, v: _named(k, v, names)
+    if kind == _FLAG:
+        return _flag(info)
+    if kind == _COUNT:
+        return lambda k, v: 0 if v is None else _int(k, v, 0, 2**64 - 1, "0 or None (no limit), or a count")
+    if kind == _INTEGER:
+        return lambda k, v: _int(k, v, -2**31, 2**31 - 1, "an int32")
+    if kind == _NUMBER:
+        return lambda k, v: float(_typed(k, v, (int, float), "a number"))
+    if kind == _MOVEMENT:
+        return _movement
+    if kind == _LANDMARKS:
+        return _landmarks
+    raise TypeError(f"option {info.name.decode()} is of a kind ({kind}) this package does not know: it is older "
+                    "than its library")
+
+
+class Keywords:
+    """The keyword options, read from the library's table (lddb_option_describe): each
+    keyword's check and the lddb_options field it sets. `algorithm` is solve's own."""
+
+    def __init__(self, rows):
+        self.rows = list(rows)
+        self.fields = {"algorithm": ("algorithm", lambda k, v: _named(k, v, _ALGORITHM_NAMES, Algorithm))}
+        for info in self.rows:
+            name, convert = info.name.decode(), _converter(info)
+            self.fields[name] = (name, convert)
+            if info.alias:
+                self.fields[info.alias.decode()] = (name, convert)
+
+    def apply(self, o: Options, where: str, kw: dict) -> Options:
+        for key, value in kw.items():
+            if key not in self.fields:
+                near = difflib.get_close_matches(key, self.fields, 1)
+                hint = f"did you mean {near[0]!r}? " if near else ""
+                raise TypeError(f"{where}() got an unexpected keyword argument {key!r} ({hint}options: "
+                                f"{', '.join(self.fields)})")
+            field, convert = self.fields[key]
+            setattr(o, field, convert(key, value))
+        return o
 
 
 def _point(p, name: str) -> Point:
