@@ -237,6 +237,9 @@ def reasons(lib, db, grid, ctx):
             closed.set_blocked(6, y)
         r = ctx.solve(db, closed, (1, 1), (10, 10))
         expect(r.status is lddb.Status.NO_PATH and not r.found and r.path == [], str(r.status))
+        # The module's constants compare equal to the status and to lddb.h's number.
+        expect(r.status == lddb.NO_PATH and lddb.NO_PATH == 10 and r.status != lddb.OK and lddb.OK == 0
+               and r.status == "no_path", f"{r.status!r} against lddb.NO_PATH")
         expect(r.message == "no path from (1,1) to (10,10)", r.message)
         r = ctx.begin(db, closed, (1, 1), (10, 10))  # the sliced search sees it at once
         expect(r.status == "no_path" and r.message == "no path from (1,1) to (10,10)", f"{r.status} '{r.message}'")
@@ -421,12 +424,14 @@ def errors(lib, db, grid, ctx):
         expect(c.solve(db, m, (0, 0), (7, 7)).found and not c.closed and "0x" in repr(c), repr(c))
     expect(c.closed and m.closed and repr(m) == "<lddb.Map closed>", repr(m))
     c.close()
-    raises(lambda: ctx.solve(db, m, (0, 0), (1, 1)), lddb.HandleError, "argument 'map' is 0")
-    raises(lambda: c.path(), lddb.HandleError, "'ctx'")
+    raises(lambda: ctx.solve(db, m, (0, 0), (1, 1)), lddb.HandleError, "this Map is closed")
+    raises(lambda: c.solve(db, grid, (0, 0), (1, 1)), lddb.HandleError, "this Context is closed")
+    raises(lambda: m.set_blocked(0, 0), lddb.HandleError, "this Map is closed")
+    raises(lambda: c.path(), lddb.HandleError, "this Context is closed")
     stale = lddb.Map(lib, db.handle)  # a database handle passed as a map
     e = raises(lambda: stale.set_blocked(1, 1), lddb.HandleError, "is a database handle, not a map")
     expect(e.status == "wrong_handle_kind" and isinstance(e, lddb.LddbError), str(e.status))
-    stale.handle = 0
+    stale._handle = 0  # the database's handle: not the Map's to free
 
 
 def loading():

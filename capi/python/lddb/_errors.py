@@ -7,7 +7,8 @@ if TYPE_CHECKING:
 
 
 class Status(str, enum.Enum):
-    """lddb_status by name; equal to its name as a string (Status.NO_PATH == "no_path")."""
+    """lddb_status by name; equal to its name as a string (Status.NO_PATH == "no_path") and
+    to its lddb.h number (Status.NO_PATH == 10), so lddb.NO_PATH compares with either."""
     OK = "ok"
     NULL_ARGUMENT = "null_argument"
     BAD_HANDLE = "bad_handle"
@@ -30,10 +31,27 @@ class Status(str, enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __int__(self) -> int:
+        return _CODES.index(self)
+
+    __index__ = __int__
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, int) and not isinstance(other, bool):
+            return _CODES.index(self) == other
+        return str.__eq__(self, other)
+
+    def __ne__(self, other) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__  # as its name's: a Status and its name are one dict key
+
 
 _CODES = list(Status)  # in lddb_status order: _CODES[LDDB_NO_PATH] is Status.NO_PATH
 STATUS_NAMES = [s.value for s in _CODES]  # the earlier list of names
-OK, BUFFER_TOO_SMALL, NO_PATH, BUDGET_EXHAUSTED, IN_PROGRESS = 0, 4, 10, 11, 12
+# The statuses a caller compares with, equal to both Result.status and lddb.h's numbers.
+OK, BUFFER_TOO_SMALL, NO_PATH, BUDGET_EXHAUSTED, IN_PROGRESS = (Status.OK, Status.BUFFER_TOO_SMALL, Status.NO_PATH,
+                                                                Status.BUDGET_EXHAUSTED, Status.IN_PROGRESS)
 # Outcomes of a search that ran; a Result, not an exception.
 _RAN = {Status.OK, Status.NO_PATH, Status.BUDGET_EXHAUSTED, Status.IN_PROGRESS}
 # Queries the search refused: raised from solve and begin, with the Result.

@@ -2,7 +2,7 @@
 import ctypes
 from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
-from ._errors import _CODES, _RAN, _REFUSED, OK, Status, _error, _status
+from ._errors import _CODES, _RAN, _REFUSED, OK, HandleError, Status, _error, _status
 from ._options import Options, Point, Point2, Preparation, _int, _point, terrain_type
 
 if TYPE_CHECKING:
@@ -59,16 +59,24 @@ class _Handle:
     _free = ""
 
     def __init__(self, lib: "Library", handle: int):
-        self.lib, self.handle = lib, handle
+        self.lib, self._handle = lib, handle
+
+    @property
+    def handle(self) -> int:
+        """The C handle; HandleError once closed, rather than a 0 the library would refuse."""
+        if not self._handle:
+            raise HandleError(Status.BAD_HANDLE, f"this {type(self).__name__} is closed (by close() or at the end of "
+                                                 "its with block)")
+        return self._handle
 
     @property
     def closed(self) -> bool:
-        return not self.handle
+        return not self._handle
 
     def close(self) -> None:
         """Frees the object; closing again does nothing."""
-        if self.handle:
-            h, self.handle = self.handle, 0
+        if self._handle:
+            h, self._handle = self._handle, 0
             self.lib.check(getattr(self.lib._c, self._free)(h))
 
     def __enter__(self):
@@ -84,7 +92,7 @@ class _Handle:
             pass
 
     def __repr__(self) -> str:
-        return f"<lddb.{type(self).__name__} {'closed' if self.closed else hex(self.handle)}>"
+        return f"<lddb.{type(self).__name__} {'closed' if self.closed else hex(self._handle)}>"
 
 
 class Database(_Handle):

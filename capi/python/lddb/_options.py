@@ -110,7 +110,7 @@ def _movement(key: str, v):
 
 def _landmarks(key: str, v) -> int:
     from ._objects import Landmarks  # here, not at the top: _objects imports this module
-    if v is not None and not _typed(key, v, Landmarks, "Landmarks from build_landmarks or None").handle:
+    if v is not None and _typed(key, v, Landmarks, "Landmarks from build_landmarks or None").closed:
         raise ValueError(f"{key} are closed")
     return v.handle if v is not None else 0
 
