@@ -122,7 +122,9 @@ int run_suite(const suite_args& a) {
   // returns its own path (--raw: any-angle paths are otherwise smoothed in the search
   // call), as the paper compares them; the "smoothed" column smooths Block A*'s afterwards.
   auto options = [](std::optional<std::string> rule_text, std::optional<std::string> lddb, const std::string& heuristic) {
-    setup_options o{rule_text, lddb};
+    setup_options o;
+    o.rule_text = std::move(rule_text);
+    o.lddb = std::move(lddb);
     o.search.text["heuristic"] = heuristic;
     o.search.off["smooth"] = true;  // --raw
     return o;

@@ -35,6 +35,8 @@ struct preparations;  // runtime/src/prepare/prepared.hpp: what lddb::prepare ma
 struct component_access;  // runtime/src/map/component_labels.hpp: the searches' reading of the labels
 class derived_structure;  // runtime/src/map/derived.hpp: what the map derives from its cells
 struct cell_change;
+class jump_tables;        // runtime/src/map/jump_tables.hpp: jump point search's straight jumps
+struct jump_table_access;
 }
 
 // Which free cells touch: four (sharing an edge) or eight (also sharing only a corner).
@@ -306,21 +308,24 @@ class grid_map {
     detail::derived_structure* derived_ = nullptr;  // p_, set where components is complete
   };
   components_handle components_;
-  struct preparations_deleter {
-    void operator()(detail::preparations* p) const;
-  };
-  struct preparations_handle {
-    std::unique_ptr<detail::preparations, preparations_deleter> p;
-    preparations_handle() = default;
-    preparations_handle(const preparations_handle&) {}
-    preparations_handle& operator=(const preparations_handle&) {
+  // What the map holds beside its cells and a copy starts without: its preparations and
+  // its jump tables.
+  template <class T, class Deleter>
+  struct dropped_by_copy {
+    std::unique_ptr<T, Deleter> p;
+    dropped_by_copy() = default;
+    dropped_by_copy(const dropped_by_copy&) {}
+    dropped_by_copy& operator=(const dropped_by_copy&) {
       p.reset();
       return *this;
     }
-    preparations_handle(preparations_handle&&) noexcept = default;
-    preparations_handle& operator=(preparations_handle&&) noexcept = default;
+    dropped_by_copy(dropped_by_copy&&) noexcept = default;
+    dropped_by_copy& operator=(dropped_by_copy&&) noexcept = default;
   };
-  preparations_handle prepared_;
+  struct preparations_deleter {
+    void operator()(detail::preparations* p) const;
+  };
+  dropped_by_copy<detail::preparations, preparations_deleter> prepared_;
   friend struct detail::component_access;  // the searches' check, on labels that may be coarse
   std::vector<terrain> terrain_;  // empty: '.' free and '@' blocked
   // The unit views (runtime/src/map/unit_views.cpp): a cache of the cells, so a copy starts
@@ -347,13 +352,23 @@ class grid_map {
     detail::derived_structure* derived_ = nullptr;  // p, set where unit_views is complete
   };
   unit_views_handle views_;
+  // Jump point search's straight jumps (runtime/src/map/jump_tables.cpp), made by
+  // lddb::prepare where they pay: a cache of the cells, held as the derived structure it is
+  // (the deleter knows the type).
+  struct jump_tables_deleter {
+    void operator()(detail::derived_structure* t) const;
+  };
+  dropped_by_copy<detail::derived_structure, jump_tables_deleter> jump_tables_;
+  friend struct detail::jump_table_access;
   bool views_built() const;
   void views_follow_block_size();
   void settle_view_labels() const;  // component_access::settle on each unit view (runtime/src/map/unit_views.cpp)
   // The structures derived from the cells (runtime/src/map/derived.hpp), and the one place
-  // each change reaches them: the labels, then the unit views; null where none is held (a
-  // moved-from map).
-  std::array<detail::derived_structure*, 2> derived() const { return {components_.derived(), views_.derived()}; }
+  // each change reaches them: the labels, the unit views, the jump tables; null where none
+  // is held (a moved-from map, tables not made).
+  std::array<detail::derived_structure*, 3> derived() const {
+    return {components_.derived(), views_.derived(), jump_tables_.p.get()};
+  }
   bool follows_cells() const;
   bool follows_terrain() const;
   void cell_changed(const detail::cell_change& c);

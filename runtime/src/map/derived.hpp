@@ -10,8 +10,9 @@
 // Everything else derived from the cells is a derived_structure: built on demand, in a
 // room of its own, dropped by a copy of the map, and told of every change from one place,
 // grid_map::cell_changed and grid_map::terrain_changed, which set_blocked, set_terrain and
-// the rectangle write call. Today: the component labels (components.cpp) and the unit
-// views (unit_views.cpp). A new one implements this interface and joins grid_map::derived().
+// the rectangle write call. Today: the component labels (components.cpp), the unit views
+// (unit_views.cpp) and jump point search's straight jumps (jump_tables.cpp). A new one
+// implements this interface and joins grid_map::derived().
 // (What lddb::prepare keeps reads the map's counters and journal instead, at prepare_step.)
 #pragma once
 

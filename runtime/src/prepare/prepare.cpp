@@ -16,6 +16,7 @@
 #include "prepare/lower_bounds.hpp"
 #include "lddb/splitmix.hpp"
 #include "prepare/prepared.hpp"
+#include "map/jump_tables.hpp"
 
 namespace lddb {
 namespace {
@@ -206,6 +207,8 @@ preparation_report report_of(const detail::prepared_rule& p, const grid_map& map
   const bool published = p.published.load(std::memory_order_acquire);
   out.bytes = (p.set ? p.set->memory_bytes() : 0) + (p.builder ? p.builder->memory_bytes() : 0) +
               (published && p.worker_set ? p.worker_set->memory_bytes() : 0);
+  if (const detail::jump_tables* t = detail::jump_table_access::of(map); t != nullptr && p.plan.jumps)
+    out.bytes += t->memory_bytes();
   if (p.set_aside) {
     out.state = preparation_state::set_aside;
     return out;
@@ -356,6 +359,7 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   p.plan = planned(p, map);
   p.changes_at_step = p.changes_at_plan = changes_of(map);
   detail::build_components(r, map);  // the first query would build them (4-40 ms at 2048 x 2048)
+  if (p.plan.jumps) detail::jump_table_access::make(map);  // jump point search reads them, kept current by the map
   if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))
     p.plan.landmarks = 0;  // nothing to measure distances on
   const bool assess = !options.landmarks;  // the plan's landmarks stay only where they pay

@@ -55,6 +55,7 @@
 #include "search/context.hpp"
 #include "prepare/lower_bounds.hpp"
 #include "search/jumps/jump_scan.hpp"
+#include "map/jump_tables.hpp"
 #include "lddb/moves.hpp"
 #include "lddb/prepare.hpp"
 #include "lddb/search.hpp"
@@ -80,7 +81,7 @@ class jump_search {
   jump_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
               jump_search_state& st, search_result& res, bool straight_ties)
       : r_(r), map_(map), start_(start), goal_(goal), options_(options), st_(st), res_(res), w_(map.width()),
-        straight_ties_(straight_ties),
+        straight_ties_(straight_ties), tables_(options.diagnostics.use_prepared ? detail::jump_table_access::of(map) : nullptr),
         weight_(weight_factor::of(options.weight)), landmarks_(usable_landmarks(options, map), start, goal, 0) {}
 
   template <heuristic_kind H>
@@ -163,11 +164,37 @@ class jump_search {
   // grid_map::row_line cover: one word read.
   [[gnu::always_inline]] bool blocked(int x, int y) const { return ((map_.row_line(y)[x >> 6] >> (x & 63)) & 1u) != 0; }
 
+  template <int DX, int DY>
+  static constexpr int direction_of = DX > 0   ? detail::jump_tables::east
+                                      : DX < 0 ? detail::jump_tables::west
+                                      : DY > 0 ? detail::jump_tables::south
+                                               : detail::jump_tables::north;
+
+  // Where the scan from (x, y) in direction (DX, DY) stops, from its entry `e` in the map's
+  // jump tables (map/jump_tables.hpp): the goal when it lies on the line before the stop,
+  // else the stop if it is a jump point, else none.
+  template <int DX, int DY>
+  [[gnu::always_inline]] int tabled(int x, int y, std::int16_t e) const {
+    constexpr bool forward = DX + DY > 0;
+    const int pos = DY == 0 ? x : y, len = e < 0 ? -e : e, stop = forward ? pos + len : pos - len;
+    const bool on_line = DY == 0 ? goal_.y == y : goal_.x == x;
+    const int gp = DY == 0 ? goal_.x : goal_.y;
+    if (on_line && (forward ? (gp > pos && gp <= stop) : (gp < pos && gp >= stop))) return gp;
+    return e > 0 ? stop : jump::kNone;
+  }
+
   template <heuristic_kind H, int DX, int DY>
   [[gnu::always_inline]] void straight(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
     int at;
-    if constexpr (DY == 0) at = jump::scan<true, (DX > 0)>(map_, y, x, goal_.y == y, goal_.x);
+    if (tables_ != nullptr) at = tabled<DX, DY>(x, y, tables_->at(x, y)[direction_of<DX, DY>]);
+    else if constexpr (DY == 0) at = jump::scan<true, (DX > 0)>(map_, y, x, goal_.y == y, goal_.x);
     else at = jump::scan<false, (DY > 0)>(map_, x, y, goal_.x == x, goal_.y);
+    found<H, DX, DY>(uid, x, y, at, g, reopen);
+  }
+
+  // The scan from (x, y) stopped at `at` (jump::kNone: at a blocked cell).
+  template <heuristic_kind H, int DX, int DY>
+  [[gnu::always_inline]] void found(std::uint32_t uid, int x, int y, int at, cost_t g, bool reopen) {
     if (at == jump::kNone) return;
     const int d = DY == 0 ? at - x : at - y;
     const cost_t cost = g + static_cast<cost_t>(d < 0 ? -d : d) * kCostOne;
@@ -180,6 +207,7 @@ class jump_search {
   // first cell is blocked finds nothing and is not started.
   template <heuristic_kind H, int DX, int DY>
   void diagonal(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
+    if (tables_ != nullptr) return diagonal_tabled<H, DX, DY>(uid, x, y, g, reopen);
     bool side_x = blocked(x + DX, y), side_y = blocked(x, y + DY);
     while (!side_x && !side_y && !blocked(x + DX, y + DY)) {
       x += DX;
@@ -190,6 +218,24 @@ class jump_search {
       side_y = blocked(x, y + DY);
       if (!side_x) straight<H, DX, 0>(uid, x, y, g, reopen);
       if (!side_y) straight<H, 0, DY>(uid, x, y, g, reopen);
+    }
+  }
+
+  // The same walk with the jump tables: a cell's two entries also say whether the cells
+  // beside it are blocked (a scan that stops one cell ahead at a blocked cell).
+  template <heuristic_kind H, int DX, int DY>
+  void diagonal_tabled(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
+    constexpr int along_x = direction_of<DX, 0>, along_y = direction_of<0, DY>;
+    const detail::jump_tables::entry* e = &tables_->at(x, y);
+    while ((*e)[along_x] != -1 && (*e)[along_y] != -1 && !blocked(x + DX, y + DY)) {
+      x += DX;
+      y += DY;
+      g += r_.diagonal;
+      if (x == goal_.x && y == goal_.y) return relax<H>(uid, x, y, g, reopen);
+      e = &tables_->at(x, y);
+      const std::int16_t ex = (*e)[along_x], ey = (*e)[along_y];
+      if (ex != -1) found<H, DX, 0>(uid, x, y, tabled<DX, 0>(x, y, ex), g, reopen);
+      if (ey != -1) found<H, 0, DY>(uid, x, y, tabled<0, DY>(x, y, ey), g, reopen);
     }
   }
 
@@ -306,6 +352,8 @@ class jump_search {
   search_result& res_;
   int w_;
   bool straight_ties_;
+  // The map's straight jumps, made by its preparation (null: the scans read the bits).
+  const detail::jump_tables* tables_;
   double straight_ = straight_ties_ ? std::hypot(double(goal_.x - start_.x), double(goal_.y - start_.y)) : 0.0;
   bool tile_ = r_.kind == rule_kind::tile;
   weight_factor weight_;

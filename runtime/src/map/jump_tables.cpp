@@ -1,0 +1,208 @@
+// Jump point search's straight jumps per cell, made and repaired. See jump_tables.hpp.
+#include "map/jump_tables.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace lddb {
+
+void grid_map::jump_tables_deleter::operator()(detail::derived_structure* t) const {
+  delete static_cast<detail::jump_tables*>(t);
+}
+
+namespace detail {
+
+namespace {
+
+// The stops of one line (a row or a column) for scans forwards (east, south) and
+// backwards, a bit a cell, from the line's bits and its two neighbours' (jump_scan.hpp's
+// forced neighbours). Past the ends the line counts as blocked.
+struct line_stops {
+  int n = 0;  // cells in the line
+  const std::uint64_t* cells = nullptr;
+  std::vector<std::uint64_t> forward, backward;
+
+  void read(const std::uint64_t* here, const std::uint64_t* before, const std::uint64_t* after, int length) {
+    n = length;
+    cells = here;
+    const int words = (length + 63) >> 6;
+    forward.resize(static_cast<std::size_t>(words));
+    backward.resize(static_cast<std::size_t>(words));
+    for (int k = 0; k < words; ++k) {
+      const std::uint64_t c = here[k], b = before[k], a = after[k];
+      const std::uint64_t fb = (b << 1) | (before[k - 1] >> 63), fa = (a << 1) | (after[k - 1] >> 63);
+      const std::uint64_t bb = (b >> 1) | (before[k + 1] << 63), ba = (a >> 1) | (after[k + 1] << 63);
+      forward[static_cast<std::size_t>(k)] = c | (fb & ~b) | (fa & ~a);
+      backward[static_cast<std::size_t>(k)] = c | (bb & ~b) | (ba & ~a);
+    }
+  }
+  static bool bit(const std::vector<std::uint64_t>& v, int i) {
+    return ((v[static_cast<std::size_t>(i >> 6)] >> (i & 63)) & 1u) != 0;
+  }
+  bool blocked(int i) const { return i < 0 || i >= n || ((cells[i >> 6] >> (i & 63)) & 1u) != 0; }
+  // The first forward stop at or after i (n when none: the edge).
+  int forward_from(int i) const {
+    if (i >= n) return n;
+    std::size_t k = static_cast<std::size_t>(i >> 6);
+    std::uint64_t w = forward[k] & (~std::uint64_t{0} << (i & 63));
+    while (w == 0) {
+      if (++k == forward.size()) return n;
+      w = forward[k];
+    }
+    return std::min(n, static_cast<int>(k * 64) + std::countr_zero(w));
+  }
+  // The last backward stop at or before i (-1 when none).
+  int backward_from(int i) const {
+    if (i < 0) return -1;
+    std::ptrdiff_t k = i >> 6;
+    std::uint64_t w = backward[static_cast<std::size_t>(k)] & (~std::uint64_t{0} >> (63 - (i & 63)));
+    while (w == 0) {
+      if (--k < 0) return -1;
+      w = backward[static_cast<std::size_t>(k)];
+    }
+    return static_cast<int>(k * 64) + 63 - std::countl_zero(w);
+  }
+};
+
+// Writes the forward entries of cells [lo', hi - 1] of the line, where lo' is the last
+// forward stop before lo (0 when none): those whose stop ahead may lie in [lo, hi]. `set`
+// writes one entry (position, value): +d for a jump point d cells ahead, -d for a blocked
+// cell.
+template <class Set>
+void sweep_forward(const line_stops& l, int lo, int hi, Set&& set) {
+  int next = l.forward_from(hi), sign = l.blocked(next) ? -1 : 1;
+  for (int c = std::min(hi, l.n) - 1; c >= 0; --c) {
+    set(c, static_cast<std::int16_t>(sign * (next - c)));
+    if (line_stops::bit(l.forward, c)) {
+      if (c < lo) return;
+      next = c;
+      sign = l.blocked(c) ? -1 : 1;
+    }
+  }
+}
+
+// The same backwards: cells [lo + 1, hi'] where hi' is the first backward stop after hi.
+template <class Set>
+void sweep_backward(const line_stops& l, int lo, int hi, Set&& set) {
+  int next = l.backward_from(lo), sign = l.blocked(next) ? -1 : 1;
+  for (int c = std::max(lo, -1) + 1; c < l.n; ++c) {
+    set(c, static_cast<std::int16_t>(sign * (c - next)));
+    if (line_stops::bit(l.backward, c)) {
+      if (c > hi) return;
+      next = c;
+      sign = l.blocked(c) ? -1 : 1;
+    }
+  }
+}
+
+thread_local line_stops t_line;  // the repair's scratch: a change allocates nothing once warm
+
+}  // namespace
+
+jump_tables::jump_tables(const grid_map& m)
+    : derived_structure(true), width_(m.width()), height_(m.height()),
+      cells_(static_cast<std::size_t>(m.width()) * static_cast<std::size_t>(m.height())),
+      rows_(static_cast<std::size_t>(m.height())), columns_(static_cast<std::size_t>(m.width())),
+      wide_(static_cast<std::size_t>(std::max(m.width(), m.height()))) {
+  rebuild(m);
+}
+
+void jump_tables::rebuild(const grid_map& m) {
+  // lo = -1: every entry, the backward ones from the line's first cell.
+  for (int y = 0; y < height_; ++y) repair_row(m, y, -1, width_);
+  for (int x = 0; x < width_; ++x) repair_column(m, x, -1, height_);
+}
+
+void jump_tables::repair_row(const grid_map& m, int y, int lo, int hi) {
+  if (y < 0 || y >= height_) return;
+  line_stops& l = t_line;
+  l.read(m.row_line(y), m.row_line(y - 1), m.row_line(y + 1), width_);
+  entry* row = cells_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_);
+  sweep_forward(l, lo, hi, [row](int x, std::int16_t v) { row[x][east] = v; });
+  sweep_backward(l, lo, hi, [row](int x, std::int16_t v) { row[x][west] = v; });
+}
+
+void jump_tables::repair_column(const grid_map& m, int x, int lo, int hi) {
+  if (x < 0 || x >= width_) return;
+  line_stops& l = t_line;
+  l.read(m.column_line(x), m.column_line(x - 1), m.column_line(x + 1), height_);
+  entry* column = cells_.data() + static_cast<std::size_t>(x);
+  const std::size_t stride = static_cast<std::size_t>(width_);
+  sweep_forward(l, lo, hi, [column, stride](int y, std::int16_t v) { column[static_cast<std::size_t>(y) * stride][south] = v; });
+  sweep_backward(l, lo, hi, [column, stride](int y, std::int16_t v) { column[static_cast<std::size_t>(y) * stride][north] = v; });
+}
+
+void jump_tables::repair_around(const grid_map& m, int x, int y) {
+  for (int r = y - 1; r <= y + 1; ++r) repair_row(m, r, x - 1, x + 1);
+  for (int c = x - 1; c <= x + 1; ++c) repair_column(m, c, y - 1, y + 1);
+}
+
+void jump_tables::cell_changed(grid_map& m, const cell_change& c) {
+  if (!c.in_batch) return repair_around(m, c.x, c.y);
+  // A rectangle's bits are not all written yet: note the cell's row and column spans, and
+  // repair each line once at batch_done (a rectangle of w x h cells: h + 2 rows and
+  // w + 2 columns).
+  ++pending_cells_;
+  note(rows_, dirty_rows_, c.y, c.x);
+  note(columns_, dirty_columns_, c.x, c.y);
+}
+
+void jump_tables::note(std::vector<span>& spans, std::vector<int>& dirty, int line, int at) {
+  span& s = spans[static_cast<std::size_t>(line)];
+  if (s.lo > s.hi) dirty.push_back(line);
+  s.lo = std::min(s.lo, at - 1);
+  s.hi = std::max(s.hi, at + 1);
+}
+
+// The lines noted, and the lines beside them, each with the union of the spans of the
+// noted lines it is beside (a cell's change moves stops of the lines on either side too),
+// into wide_ and wide_lines_; the notes are cleared.
+void jump_tables::widen(std::vector<span>& spans, std::vector<int>& dirty, int count) {
+  for (const int line : dirty) {
+    const span s = spans[static_cast<std::size_t>(line)];
+    for (int l = std::max(line - 1, 0); l <= std::min(line + 1, count - 1); ++l) note_span(l, s);
+  }
+  for (const int line : dirty) spans[static_cast<std::size_t>(line)] = span{};
+  dirty.clear();
+}
+
+void jump_tables::note_span(int line, span s) {
+  span& w = wide_[static_cast<std::size_t>(line)];
+  if (w.lo > w.hi) wide_lines_.push_back(line);
+  w.lo = std::min(w.lo, s.lo);
+  w.hi = std::max(w.hi, s.hi);
+}
+
+void jump_tables::batch_done(grid_map& m) {
+  // A rectangle of many cells (a map switched whole): one pass over the map costs less.
+  const bool whole = pending_cells_ * 16 > cells_.size();
+  pending_cells_ = 0;
+  for (const bool rows : {true, false}) {
+    widen(rows ? rows_ : columns_, rows ? dirty_rows_ : dirty_columns_, rows ? height_ : width_);
+    for (const int line : wide_lines_) {
+      span& s = wide_[static_cast<std::size_t>(line)];
+      if (!whole && rows) repair_row(m, line, s.lo, s.hi);
+      if (!whole && !rows) repair_column(m, line, s.lo, s.hi);
+      s = span{};
+    }
+    wide_lines_.clear();
+  }
+  if (whole) rebuild(m);
+}
+
+const jump_tables* jump_table_access::of(const grid_map& m) {
+  return static_cast<const jump_tables*>(m.jump_tables_.p.get());
+}
+
+void jump_table_access::make(grid_map& m) {
+  const std::uint64_t cells = static_cast<std::uint64_t>(m.width()) * static_cast<std::uint64_t>(m.height());
+  if (m.jump_tables_.p || m.width() > jump_tables::kMaxSide || m.height() > jump_tables::kMaxSide ||
+      cells > jump_tables::kMaxCells)
+    return;
+  m.jump_tables_.p.reset(new jump_tables(m));
+}
+
+void jump_table_access::drop(grid_map& m) { m.jump_tables_.p.reset(); }
+
+}  // namespace detail
+}  // namespace lddb
