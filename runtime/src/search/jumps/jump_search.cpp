@@ -81,7 +81,7 @@ class jump_search {
   jump_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
               jump_search_state& st, search_result& res, bool straight_ties)
       : r_(r), map_(map), start_(start), goal_(goal), options_(options), st_(st), res_(res), w_(map.width()),
-        straight_ties_(straight_ties), tables_(options.diagnostics.use_prepared ? detail::jump_table_access::of(map) : nullptr),
+        straight_ties_(straight_ties), tables_(detail::jump_table_access::of(map)),
         weight_(weight_factor::of(options.weight)), landmarks_(usable_landmarks(options, map), start, goal, 0) {}
 
   template <heuristic_kind H>
@@ -352,7 +352,8 @@ class jump_search {
   search_result& res_;
   int w_;
   bool straight_ties_;
-  // The map's straight jumps, made by its preparation (null: the scans read the bits).
+  // The map's straight jumps, made by its preparation under any rule (null: the scans read
+  // the bits). They answer as the scans do, so every search on the map's cells reads them.
   const detail::jump_tables* tables_;
   double straight_ = straight_ties_ ? std::hypot(double(goal_.x - start_.x), double(goal_.y - start_.y)) : 0.0;
   bool tile_ = r_.kind == rule_kind::tile;
