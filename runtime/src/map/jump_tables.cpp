@@ -110,7 +110,44 @@ jump_tables::jump_tables(const grid_map& m)
 void jump_tables::rebuild(const grid_map& m) {
   // lo = -1: every entry, the backward ones from the line's first cell.
   for (int y = 0; y < height_; ++y) repair_row(m, y, -1, width_);
-  for (int x = 0; x < width_; ++x) repair_column(m, x, -1, height_);
+  rebuild_columns(m);
+}
+
+// The columns' entries row by row, so that the writes run along memory (column by column,
+// each write would touch a cache line of its own): rows from the last up for the south
+// entries, each column's next stop below kept in `next`; from the first down for north.
+// A column scan's stop at (x, y) reads row y and the row behind it, at x - 1, x and x + 1
+// (jump_scan.hpp), which shifts of the row words give 64 cells at a time.
+void jump_tables::rebuild_columns(const grid_map& m) {
+  const int words = (width_ + 63) >> 6;
+  std::vector<int> next(static_cast<std::size_t>(width_));
+  std::vector<std::uint64_t> next_blocked(static_cast<std::size_t>(words));
+  for (const bool down : {true, false}) {
+    std::fill(next.begin(), next.end(), down ? height_ : -1);  // the edge, blocked
+    std::fill(next_blocked.begin(), next_blocked.end(), ~std::uint64_t{0});
+    const int dir = down ? south : north;
+    for (int i = 0; i < height_; ++i) {
+      const int y = down ? height_ - 1 - i : i;
+      const std::uint64_t* r = m.row_line(y);
+      const std::uint64_t* behind = m.row_line(down ? y - 1 : y + 1);
+      entry* row = cells_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_);
+      for (int k = 0; k < words; ++k) {
+        const std::uint64_t west_here = (r[k] << 1) | (r[k - 1] >> 63), east_here = (r[k] >> 1) | (r[k + 1] << 63);
+        const std::uint64_t west_behind = (behind[k] << 1) | (behind[k - 1] >> 63);
+        const std::uint64_t east_behind = (behind[k] >> 1) | (behind[k + 1] << 63);
+        const std::uint64_t stops = r[k] | (west_behind & ~west_here) | (east_behind & ~east_here);
+        std::uint64_t& blocked_next = next_blocked[static_cast<std::size_t>(k)];
+        for (int x = k * 64; x < std::min(width_, k * 64 + 64); ++x) {
+          const std::uint64_t bit = std::uint64_t{1} << (x & 63);
+          const int d = down ? next[static_cast<std::size_t>(x)] - y : y - next[static_cast<std::size_t>(x)];
+          row[x][dir] = static_cast<std::int16_t>((blocked_next & bit) != 0 ? -d : d);
+          if ((stops & bit) == 0) continue;
+          next[static_cast<std::size_t>(x)] = y;
+          blocked_next = (r[k] & bit) != 0 ? (blocked_next | bit) : (blocked_next & ~bit);
+        }
+      }
+    }
+  }
 }
 
 void jump_tables::repair_row(const grid_map& m, int y, int lo, int hi) {

@@ -55,6 +55,7 @@ class jump_tables final : public derived_structure {
   void repair_column(const grid_map& m, int x, int lo, int hi);
   void repair_around(const grid_map& m, int x, int y);
   void rebuild(const grid_map& m);
+  void rebuild_columns(const grid_map& m);
 
   // The span of a line whose stops a rectangle changed; empty while lo > hi.
   struct span {
