@@ -5,7 +5,7 @@
 //   gppc_search_init  the whole map into a grid_map, prepare (what pays for the map),
 //                     reserve a search_context for the whole map;
 //   gppc_map_change   each patch written as a rectangle of cells, then prepare_step;
-//   gppc_get_path     block_astar with default options, the path handed back as its
+//   gppc_get_path     find_path with default options, the path handed back as its
 //                     turning points (the track accepts straight and 45-degree runs).
 //
 // The track's rule is octile with diagonal sqrt 2 and no corner cutting: the shipped
