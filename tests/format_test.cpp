@@ -634,6 +634,12 @@ TEST(Files, MissingFileIsAnIoError) {
   temp_dir dir;
   const std::string path = dir.file("missing.lddb");
   expect_refused(database::open(path), status::io_error, path, "No such file");
+  expect_refused(database::open(path), status::io_error, path, "its folder holds no .lddb file");
+  expect_refused(database::open(dir.file("none/x.lddb")), status::io_error, "x.lddb", "is not there either");
+  // A misspelt name: the message lists the databases that are there.
+  const std::string shipped = std::string(LDDB_SOURCE_DIR) + "/lddb/";
+  expect_refused(database::open(shipped + "octile.lddb"), status::io_error, "octile.lddb", "(its folder holds ");
+  expect_refused(database::open(shipped + "octile.lddb"), status::io_error, "octile.lddb", "octile-4.lddb");
 }
 
 TEST(Files, TextFileIsWrongMagic) {

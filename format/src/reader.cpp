@@ -7,11 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <new>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "database_impl.hpp"
 #include "verifier.hpp"
@@ -97,10 +100,31 @@ namespace {
 using detail::failure;
 using detail::problem;
 
+// For a file that is not there: the databases its folder does hold, so that a misspelt
+// name ("octile.lddb") shows the right one. At most 12, in order.
+std::string databases_beside(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path folder = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  if (!fs::is_directory(folder, ec)) return " (the folder " + folder.string() + " is not there either)";
+  std::vector<std::string> names;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".lddb") names.push_back(it->path().filename().string());
+  if (names.empty()) return " (its folder holds no .lddb file)";
+  std::sort(names.begin(), names.end());
+  std::string list;
+  for (std::size_t k = 0; k < names.size() && k < 12; ++k) list += (k ? ", " : "") + names[k];
+  return " (its folder holds " + list + (names.size() > 12 ? ", ..." : "") + ")";
+}
+
 // Opens without blocking (a FIFO would), refuses what is not a regular file, and maps it.
 problem map_file(const std::string& path, detail::mapping& out) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return failure{status::io_error, "cannot open: " + detail::errno_text(errno)};
+  if (fd < 0) {
+    const int err = errno;
+    return failure{status::io_error,
+                   "cannot open: " + detail::errno_text(err) + (err == ENOENT ? databases_beside(path) : "")};
+  }
   struct ::stat st {};
   problem p;
   if (::fstat(fd, &st) != 0) p = failure{status::io_error, "cannot stat: " + detail::errno_text(errno)};

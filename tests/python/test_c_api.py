@@ -54,6 +54,9 @@ def main():
     expect(db.rule_name() == "octile", "rule name " + db.rule_name())
     expect(lib.find_database("tile-4.lddb", "/games/data") == "/games/data/tile-4.lddb",
            "find_database in a folder given: " + lib.find_database("tile-4.lddb", "/games/data"))
+    # A misspelt name: opening it says which databases the folder holds.
+    raises(lambda: lib.open_database(lib.find_database("octile.lddb", os.path.join(SOURCE, "lddb"))), lddb.FileError,
+           "octile-4.lddb")
     grid = lib.create_map(W, H, db.block_size())
     blocked = set()
     for y in range(H - 3):  # a wall with a gap at its south end
@@ -183,7 +186,7 @@ def main():
     r = ctx.begin(db, grid, start, goal)
     slices = 0
     while r.status == "in_progress":
-        r = ctx.continue_(2)
+        r = ctx.resume(2)
         slices += 1
     expect(slices > 1 and r == one_shot, f"sliced {r.status} after {slices} slices != one-shot")
     queries = [((1, 1), (28, 2)), ((0, 19), (29, 0)), ((3, 3), (3, 3)), ((5, 5), (1, 1)), ((1, 1), (40, 1))]  # (5, 5) is blocked; (40, 1) off the map

@@ -235,7 +235,8 @@ LDDB_API lddb_status lddb_database_block_size(lddb_database db, int32_t* out);
  * lddb's order (lddb/data_dir.hpp): $LDDB_DATA_DIR, share/lddb beside the running program,
  * share/lddb beside the library holding the C API (PREFIX/lib/liblddb.so gives
  * PREFIX/share/lddb, wherever the install was moved), the configured install's. The path is
- * not checked: lddb_database_open reports a missing file, naming it. buf, size and *needed
+ * not checked: lddb_database_open reports a missing file, naming it and the databases its
+ * folder holds (a misspelt name shows the right one). buf, size and *needed
  * as for rule_name: buf NULL with size 0 only asks the size, a short buf gives
  * BUFFER_TOO_SMALL with *needed set. file_name NULL: NULL_ARGUMENT. */
 LDDB_API lddb_status lddb_find_database(const char* file_name, const char* dir, char* buf, size_t size,

@@ -233,15 +233,17 @@ class Context(_Handle):
 
     def begin(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
               **kw) -> Result:
-        """Sliced Block A*: status IN_PROGRESS until continue_ ends it; raises as solve does."""
+        """Sliced Block A*: status IN_PROGRESS until resume ends it; raises as solve does."""
         r, args = CResult(), self._query(db, grid, start, goal, options, "begin", kw)
         return self._outcome(self.lib._c.lddb_search_begin(*args, ctypes.byref(r)), r)
 
-    def continue_(self, max_expansions: int) -> Result:
-        """At most max_expansions more blocks (0: to the end)."""
+    def resume(self, max_expansions: int) -> Result:
+        """The sliced search begun by begin(): at most max_expansions more blocks (0: to the end)."""
         r, budget = CResult(), _int("max_expansions", max_expansions, 0, 2**64 - 1, "0 (no limit) or a count")
         st = self.lib._c.lddb_search_continue(self.handle, budget, ctypes.byref(r))
         return self._outcome(st, r)
+
+    continue_ = resume  # the earlier name
 
     def _query(self, db, grid, start, goal, options, where, kw) -> tuple:
         o = self.lib._options(options, where, kw)
