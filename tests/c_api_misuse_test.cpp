@@ -525,6 +525,10 @@ TEST_F(c_api, prepare) {
   lddb_map_free(other);
   EXPECT_EQ(lddb_prepare(map, map, LDDB_PREPARE_COMPLETE, &rep), LDDB_WRONG_HANDLE_KIND);
   EXPECT_EQ(lddb_prepare_step(db, 0, nullptr), LDDB_WRONG_HANDLE_KIND);
+  // Before lddb_prepare there is nothing to continue: said, not answered "ready".
+  int32_t never = -1;
+  EXPECT_FAILS(lddb_prepare_step(map, 0, &never), LDDB_INVALID_ARGUMENT, "the map was never prepared");
+  EXPECT_EQ(never, -1);
 
   lddb_map maze = 0;  // a wall open only at its south end, between start and goal
   ASSERT_EQ(lddb_map_create(80, 80, 4, &maze), LDDB_OK);

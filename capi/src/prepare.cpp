@@ -55,6 +55,11 @@ LDDB_API lddb_status lddb_prepare_step(lddb_map map, uint64_t work, int32_t* rea
   return guarded(fn, [&] {
     std::shared_ptr<grid_map> m;
     if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
+    // Nothing to continue: say so rather than answer "ready" for a map searched unprepared.
+    if (m->preparations() == nullptr)
+      return fail(LDDB_INVALID_ARGUMENT, fn,
+                  "the map was never prepared: call lddb_prepare first (lddb_prepare_step continues and repairs what "
+                  "it made)");
     const bool done = prepare_step(*m, work == 0 ? kDefaultStepWork : work);
     if (ready) *ready = done ? 1 : 0;
     return LDDB_OK;

@@ -58,6 +58,7 @@ def main():
     raises(lambda: lib.open_database(lib.find_database("octile.lddb", os.path.join(SOURCE, "lddb"))), lddb.FileError,
            "octile-4.lddb")
     grid = lib.create_map(W, H, db.block_size())
+    raises(lambda: grid.prepare_step(), lddb.InvalidArgument, "the map was never prepared")
     blocked = set()
     for y in range(H - 3):  # a wall with a gap at its south end
         blocked.add((15, y))

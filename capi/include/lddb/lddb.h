@@ -315,7 +315,8 @@ LDDB_API lddb_status lddb_landmarks_repair(lddb_landmarks landmarks, lddb_map ma
  * builds everything first; LDDB_PREPARE_WORKER_THREAD returns at once and builds on a thread
  * of its own. report may be NULL. After set_blocked frees cells the searches go without
  * landmarks until lddb_prepare_step has repaired them: call it once a frame (work 0: the
- * default slice, about a millisecond); *ready (may be NULL) = 1 when nothing is pending.
+ * default slice, about a millisecond); *ready (may be NULL) = 1 when nothing is pending;
+ * INVALID_ARGUMENT on a map never prepared (nothing to continue).
  * lddb_preparation_get: the report of the map's preparation for the database's rule
  * (INVALID_ARGUMENT when it has none). Like lddb_map_set_blocked, not while a search or batch reads the map.
  * INVALID_ARGUMENT for an unknown mode, RULE_MISMATCH for a map cut into other blocks than

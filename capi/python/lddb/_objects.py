@@ -174,7 +174,8 @@ class Map(_Handle):
 
     def prepare_step(self, work: int = 0) -> bool:
         """Runs a slice of the pending preparation work (landmarks to build, repairs after
-        set_blocked freed cells); True when nothing is left. Call it once a frame."""
+        set_blocked freed cells); True when nothing is left. Call it once a frame, after
+        prepare(): InvalidArgument on a map never prepared."""
         ready = ctypes.c_int32()
         self.lib.check(self.lib._c.lddb_prepare_step(self.handle, work, ctypes.byref(ready)))
         return bool(ready.value)
