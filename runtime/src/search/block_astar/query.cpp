@@ -64,8 +64,8 @@ bool block_search::begin(search_result& r) {
     r.status = search_status::rule_mismatch;
     r.message = "map is cut into " + std::to_string(map_.block()) + "x" + std::to_string(map_.block()) +
                 " blocks but " + db_.path() + " holds " + std::to_string(b_) + "x" + std::to_string(b_) +
-                " blocks: call set_block_size(" + std::to_string(b_) + ") on the map, or pass " + std::to_string(b_) +
-                " as load_map's block size";
+                " blocks: cut the map into " + std::to_string(b_) + "x" + std::to_string(b_) +
+                " blocks (the block size a map is made or loaded with, in every language; set_block_size in C++)";
     return false;
   }
   if (!prepare_endpoints(rule_, map_, q_.start, q_.goal, q_.options, r)) return false;
