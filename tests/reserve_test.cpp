@@ -22,6 +22,7 @@
 #include "lddb/batch.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
+#include "lddb/lddb.h"
 #include "lddb/map_file.hpp"
 #include "lddb/mapgen.hpp"
 #include "lddb/prepare.hpp"
@@ -368,3 +369,37 @@ TEST_F(reserve, ABatchAfterReserveAllocatesNothing) {
 }
 
 }  // namespace
+
+// The C API's reserve, told of a unit (options->unit_size), builds the unit's view of the
+// map and sizes the context for it, as unit_view and reserve do in C++: the unit's first
+// query then allocates only the context's copy of its path, where without it the view and
+// its labels are built in that query.
+TEST(reserve_c, AUnitsFirstQueryAfterReserveBuildsNothing) {
+  lddb_database db = 0;
+  ASSERT_EQ(lddb_database_open(LDDB_SOURCE_DIR "/lddb/octile-4.lddb", &db), LDDB_OK) << lddb_last_error();
+  lddb_options o;
+  lddb_options_init(&o);
+  o.unit_size = 2;
+  std::uint64_t first[2] = {0, 0};
+  for (const bool reserved : {false, true}) {
+    lddb_map map = 0;
+    lddb_context ctx = 0;
+    ASSERT_EQ(lddb_map_create(128, 96, 4, &map), LDDB_OK);
+    ASSERT_EQ(lddb_context_create(&ctx), LDDB_OK);
+    for (int y = 0; y < 80; ++y) lddb_map_set_blocked(map, 64, y, 1);  // a wall to go round
+    if (reserved) {
+      ASSERT_EQ(lddb_context_reserve(ctx, db, map, &o), LDDB_OK) << lddb_last_error();
+    }
+    lddb_result r{};
+    lddb_point path[1024];
+    first[reserved ? 1 : 0] = allocations_during([&] {
+      ASSERT_EQ(lddb_find_path(ctx, db, map, {2, 2}, {120, 2}, &o, &r, path, 1024), LDDB_OK) << lddb_last_error();
+    });
+    EXPECT_EQ(r.status, LDDB_OK);
+    lddb_context_free(ctx);
+    lddb_map_free(map);
+  }
+  EXPECT_GT(first[0], 10u) << "without reserve the first query builds the view";
+  EXPECT_LE(first[1], 2u) << "after reserve: only the context's copy of the path";
+  lddb_database_close(db);
+}

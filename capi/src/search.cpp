@@ -177,8 +177,11 @@ LDDB_API lddb_status lddb_context_reserve(lddb_context ctx, lddb_database db, ld
                       std::to_string(h.db->shape().block()) + " blocks");
     context_object& c = *h.ctx;
     std::lock_guard lock(c.m);
-    if (s.algorithm == LDDB_BLOCK_ASTAR) c.ctx.reserve(*h.db, *h.map);
-    else c.ctx.reserve(h.db->movement(), *h.map);
+    // A unit other than the default searches its view of the map: build the view now, as
+    // its first query would, and size the context for it.
+    const grid_map& searched = unit_view(h.db->movement(), *h.map, s.options.unit);
+    if (s.algorithm == LDDB_BLOCK_ASTAR) c.ctx.reserve(*h.db, searched);
+    else c.ctx.reserve(h.db->movement(), searched);
     return LDDB_OK;
   });
 }

@@ -345,7 +345,8 @@ LDDB_API lddb_status lddb_preparation_get(lddb_database db, lddb_map map, lddb_p
 LDDB_API lddb_status lddb_context_create(lddb_context* out);
 LDDB_API lddb_status lddb_context_free(lddb_context ctx);
 
-/* Sizes ctx for every query on `map` by the search options->algorithm chooses (NULL: the
+/* Sizes ctx for every query on `map` by the search options->algorithm chooses, for the unit
+ * options names (its view of the map built now, not by its first query) (NULL: the
  * defaults, Block A*), so that no later query on that map grows the context's tables and
  * the first costs what a warm one does (lddb/search.hpp, search_context::reserve; also
  * builds the map's component labels). Block A* needs the database for its rule and block
