@@ -88,6 +88,11 @@ void every_handle_call(c_api& f, int kind_index, std::uint64_t h, lddb_status wa
     EXPECT_FAILS(lddb_context_message(ctx, buf, sizeof buf, &n), want, arg);
   }
   if (kind_index == 3) EXPECT_FAILS(lddb_batch_message(batch, 0, buf, sizeof buf, &n), want, arg);
+  if (kind_index < 2) {
+    lddb_preparation rep{};
+    EXPECT_FAILS(lddb_preparation_get(db, map, &rep), want, arg);
+    EXPECT_FAILS(lddb_preparation_plan(db, map, &i, buf, sizeof buf, &n), want, arg);
+  }
   if (kind_index != 3) {
     EXPECT_FAILS(lddb_context_reserve(ctx, db, map, &f.opts), want, arg);
     EXPECT_FAILS(lddb_solve(ctx, db, map, {1, 1}, {2, 2}, &f.opts, &f.result, f.path, 256), want, arg);
@@ -543,6 +548,20 @@ TEST_F(c_api, prepare) {
   for (int i = 0; i < 100000 && !ready; ++i) ASSERT_EQ(lddb_prepare_step(maze, 0, &ready), LDDB_OK);
   ASSERT_EQ(ready, 1);
   ASSERT_EQ(lddb_preparation_get(db, maze, &rep), LDDB_OK);
+  // The plan beside the report: jump point search on this map of walls, as find_path says.
+  int32_t jumps = -1;
+  size_t needed = 0;
+  ASSERT_EQ(lddb_preparation_plan(db, maze, &jumps, nullptr, 0, &needed), LDDB_OK) << lddb_last_error();
+  lddb_result by{};
+  ASSERT_EQ(lddb_find_path(ctx, db, maze, {30, 10}, {50, 10}, &opts, &by, nullptr, 0), LDDB_OK);
+  EXPECT_EQ(jumps, 1);  // walls only: no scattered obstacles
+  EXPECT_EQ(by.searched, LDDB_SEARCHED_JUMP_POINT_SEARCH);
+  std::string why(needed, '\0');
+  ASSERT_EQ(lddb_preparation_plan(db, maze, nullptr, why.data(), why.size(), nullptr), LDDB_OK);
+  EXPECT_GT(needed, 1u);
+  EXPECT_FAILS(lddb_preparation_plan(db, maze, nullptr, why.data(), needed - 1, nullptr), LDDB_BUFFER_TOO_SMALL, "'why'");
+  EXPECT_FAILS(lddb_preparation_plan(db, maze, nullptr, nullptr, 4, nullptr), LDDB_NULL_ARGUMENT, "'why'");
+  EXPECT_FAILS(lddb_preparation_plan(db, map, &jumps, nullptr, 0, nullptr), LDDB_INVALID_ARGUMENT, "not prepared");
   EXPECT_EQ(rep.state, LDDB_PREPARATION_READY);
   EXPECT_EQ(rep.landmarks_built, 8);
   EXPECT_GE(rep.total_ms, rep.prepare_ms);

@@ -174,6 +174,10 @@ def main():
     while not maze.prepare_step(1000):
         pass
     expect(maze.preparation(db).state == 0, repr(maze.preparation(db)))
+    # The plan: jump point search on this map of walls (find_path said so), and its reasons.
+    plan = maze.preparation(db)
+    expect(plan.jumps and jumped.searched == "jump_point_search" and "jump point search" in repr(plan), repr(plan))
+    expect(isinstance(plan.why, str) and plan.why != "", f"why: {plan.why!r}")
     raises(lambda: maze.prepare(db, mode="later"), ValueError, "mode 'later'")
     raises(lambda: grid.preparation(db), lddb.InvalidArgument, "not prepared")
     maze.close()

@@ -340,6 +340,12 @@ typedef struct lddb_preparation {
 LDDB_API lddb_status lddb_prepare(lddb_database db, lddb_map map, int32_t mode, lddb_preparation* report);
 LDDB_API lddb_status lddb_prepare_step(lddb_map map, uint64_t work, int32_t* ready);
 LDDB_API lddb_status lddb_preparation_get(lddb_database db, lddb_map map, lddb_preparation* report);
+/* The plan of the map's preparation for the database's rule, beside lddb_preparation: *jumps
+ * (may be NULL) = 1 where lddb_find_path answers by jump point search, and `why`, the plan's
+ * reasons as text (buf, size and *needed as for lddb_database_rule_name). INVALID_ARGUMENT
+ * for a map not prepared for the rule, as lddb_preparation_get. */
+LDDB_API lddb_status lddb_preparation_plan(lddb_database db, lddb_map map, int32_t* jumps, char* why, size_t size,
+                                           size_t* needed);
 
 /* Contexts: one thread's reusable search memory; it also keeps the last path solved. */
 LDDB_API lddb_status lddb_context_create(lddb_context* out);

@@ -38,6 +38,7 @@ _SIGNATURES = {
     "lddb_prepare": [_H, _H, _I32, _P(Preparation)],
     "lddb_prepare_step": [_H, ctypes.c_uint64, _P(_I32)],
     "lddb_preparation_get": [_H, _H, _P(Preparation)],
+    "lddb_preparation_plan": [_H, _H, _P(_I32), _STR, _SIZE, _SIZE_P],
     "lddb_context_create": [_P(_H)],
     "lddb_context_free": [_H],
     "lddb_context_reserve": [_H, _H, _H, _P(Options)],

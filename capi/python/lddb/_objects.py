@@ -181,9 +181,13 @@ class Map(_Handle):
         return bool(ready.value)
 
     def preparation(self, db: "Database") -> Preparation:
-        """The report of the map's preparation for db's rule."""
+        """The report of the map's preparation for db's rule, with its plan: .jumps (find_path
+        answers by jump point search) and .why (the plan's reasons)."""
         r = Preparation()
         self.lib.check(self.lib._c.lddb_preparation_get(db.handle, self.handle, ctypes.byref(r)))
+        jumps = ctypes.c_int32()
+        r.why = self.lib._string(self.lib._c.lddb_preparation_plan, db.handle, self.handle, ctypes.byref(jumps))
+        r.jumps = bool(jumps.value)
         return r
 
 

@@ -51,8 +51,10 @@ class Preparation(ctypes.Structure):
     STATES = ("ready", "building", "stale", "set_aside")
 
     def __repr__(self) -> str:
+        jumps = ", jump point search" if getattr(self, "jumps", False) else ""
         return (f"Preparation({self.landmarks_built} of {self.landmarks} landmarks, open squares "
-                f"{'on' if self.open_squares else 'off'}, {self.prepare_ms:.1f} ms, {self.bytes / 2**20:.1f} MiB, "
+                f"{'on' if self.open_squares else 'off'}{jumps}, {self.prepare_ms:.1f} ms, "
+                f"{self.bytes / 2**20:.1f} MiB, "
                 f"{self.STATES[self.state] if 0 <= self.state < len(self.STATES) else self.state})")
 
 
