@@ -1,5 +1,4 @@
 // capi/src/prepare.cpp: lddb.h's lddb_prepare, lddb_prepare_step, lddb_preparation_get and _plan.
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -90,19 +89,11 @@ LDDB_API lddb_status lddb_preparation_plan(lddb_database db, lddb_map map, int32
     std::shared_ptr<grid_map> m;
     if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
     if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
-    if (!why && size != 0) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'why' is NULL but 'size' is not 0");
     const std::optional<preparation_report> r = preparation_of(*m, d->movement());
     if (!r)
       return fail(LDDB_INVALID_ARGUMENT, fn, "the map is not prepared for rule " + d->movement().name() + " (call lddb_prepare)");
     if (jumps) *jumps = r->plan.jumps ? 1 : 0;
-    const std::string& text = r->plan.why;
-    if (needed) *needed = text.size() + 1;
-    if (!why) return LDDB_OK;
-    if (size < text.size() + 1)
-      return fail(LDDB_BUFFER_TOO_SMALL, fn,
-                  "argument 'why' holds " + std::to_string(size) + " bytes; the text needs " + std::to_string(text.size() + 1));
-    std::memcpy(why, text.c_str(), text.size() + 1);
-    return LDDB_OK;
+    return copy_text(fn, "why", "the plan's reasons", r->plan.why, why, size, needed);
   });
 }
 
