@@ -174,6 +174,16 @@ def main():
     while not maze.prepare_step(1000):
         pass
     expect(maze.preparation(db).state == 0, repr(maze.preparation(db)))
+    # Paths come back as one int32 array (lddb.Path), not an object per point; one longer than
+    # the context's buffer (1,024 points) grows it and comes whole.
+    with lib.create_map(1500, 4, db.block_size()) as corridor:
+        long_path = ctx.find_path(db, corridor, (0, 1), (1499, 1), smooth=False)
+        expect(isinstance(long_path.path, lddb.Path) and len(long_path.path) == 1500
+               and long_path.path.coords[:4].tolist() == [0, 1, 1, 1] and long_path.path[-1] == (1499, 1)
+               and long_path.path == [(x, 1) for x in range(1500)] and long_path.path == ctx.path(),
+               f"a path of {len(long_path.path)} points")
+        again = ctx.find_path(db, corridor, (0, 1), (1499, 1), smooth=False)
+        expect(again.path == long_path.path and list(again.path[1:3]) == [(1, 1), (2, 1)], "the grown buffer, reused")
     # The plan: jump point search on this map of walls (find_path said so), and its reasons.
     plan = maze.preparation(db)
     expect(plan.jumps and jumped.searched == "jump_point_search" and "jump point search" in repr(plan), repr(plan))

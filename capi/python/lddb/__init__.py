@@ -46,6 +46,7 @@ from ._errors import (BUDGET_EXHAUSTED, BUFFER_TOO_SMALL, IN_PROGRESS, NO_PATH, 
                       LddbError, LibraryNotFound, RebuildNeeded, RuleMismatch, SearchError, Status)
 from ._library import Library, install_candidates, load
 from ._objects import Batch, Context, CResult, Database, Landmarks, Map, Query, Result
+from ._path import Path
 from ._options import (ASTAR, BLOCK_ASTAR, LAZY_THETA_STAR, THETA_STAR, Algorithm, Heuristic, Options, Point,
                        Point2, Preparation)
 
@@ -53,7 +54,7 @@ __all__ = ["Status", "STATUS_NAMES", "OK", "BUFFER_TOO_SMALL", "NO_PATH", "BUDGE
            "Error", "FileError", "CorruptDatabase", "InvalidMap", "InvalidArgument", "HandleError",
            "LibraryNotFound", "SearchError", "InvalidStart", "InvalidGoal", "RuleMismatch", "RebuildNeeded", "LddbError",
            "Algorithm", "Heuristic", "Preparation", "BLOCK_ASTAR", "ASTAR", "THETA_STAR", "LAZY_THETA_STAR",
-           "Point2", "Point", "Query", "Options", "CResult", "Result",
+           "Point2", "Point", "Query", "Options", "CResult", "Result", "Path",
            "Library", "Database", "Map", "Landmarks", "Context", "Batch", "install_candidates", "load"]
 
 # The classes and functions read as lddb.X, where users meet them (tracebacks, repr, pickle),

@@ -32,13 +32,13 @@ class Status(str, enum.Enum):
         return self.value
 
     def __int__(self) -> int:
-        return _CODES.index(self)
+        return self._code
 
     __index__ = __int__
 
     def __eq__(self, other) -> bool:
         if isinstance(other, int) and not isinstance(other, bool):
-            return _CODES.index(self) == other
+            return self._code == other
         return str.__eq__(self, other)
 
     def __ne__(self, other) -> bool:
@@ -48,6 +48,8 @@ class Status(str, enum.Enum):
 
 
 _CODES = list(Status)  # in lddb_status order: _CODES[LDDB_NO_PATH] is Status.NO_PATH
+for _code, _member in enumerate(_CODES):
+    _member._code = _code  # lddb.h's number, read by __eq__ and __int__
 STATUS_NAMES = [s.value for s in _CODES]  # the earlier list of names
 # The statuses a caller compares with, equal to both Result.status and lddb.h's numbers.
 OK, BUFFER_TOO_SMALL, NO_PATH, BUDGET_EXHAUSTED, IN_PROGRESS = (Status.OK, Status.BUFFER_TOO_SMALL, Status.NO_PATH,

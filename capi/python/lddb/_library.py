@@ -157,6 +157,8 @@ class Library:
     def _options(self, base: Optional[Options], where: str, kw: dict) -> Options:
         if base is not None and not isinstance(base, Options):
             raise TypeError(f"options must come from Library.options(), not {type(base).__name__}")
+        if base is not None and not kw:
+            return base  # read, never written, by the call: no copy needed
         o = Options() if base is None else Options.from_buffer_copy(base)
         if base is None:
             self.check(self._c.lddb_options_init_size(ctypes.byref(o), ctypes.sizeof(o)))

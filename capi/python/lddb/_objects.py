@@ -2,12 +2,16 @@
 import ctypes
 from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
-from ._errors import _CODES, _RAN, _REFUSED, OK, HandleError, Status, _error, _status
+from ._errors import _CODES, _RAN, _REFUSED, BUFFER_TOO_SMALL, OK, HandleError, Status, _error, _status
 from ._options import Options, Point, Point2, Preparation, _int, _point, terrain_type
+from ._path import Path
 
 if TYPE_CHECKING:
     from ._library import Library
 
+
+# lddb.h's numbers, compared with what the C calls return.
+_OK, _BUFFER_TOO_SMALL = int(OK), int(BUFFER_TOO_SMALL)
 
 # lddb_search_kind, by value.
 _SEARCHED = ("block_astar", "jump_point_search", "astar", "theta_star", "lazy_theta_star")
@@ -31,7 +35,8 @@ class CResult(ctypes.Structure):
 class Result(NamedTuple):
     """One search's answer. cost is in units of length (-1 without a path), cost_fixed the
     same in fixed point (2^32 per unit), length the Euclidean length of the path; message
-    says why there is no path ("" when found); searched names the search that answered
+    says why there is no path ("" when found); path holds the points (a Path: (x, y) pairs
+    on demand, one int32 array underneath); searched names the search that answered
     ("block_astar", "jump_point_search", "astar", "theta_star", "lazy_theta_star"), and so
     what expansions counts."""
     status: Status
@@ -39,7 +44,7 @@ class Result(NamedTuple):
     cost_fixed: int
     length: float
     expansions: int
-    path: List[Point2]
+    path: Path
     message: str = ""
     searched: str = ""
 
@@ -210,6 +215,22 @@ class Context(_Handle):
     """One thread's search memory; keeps the last path and why the last search had none."""
     _free = "lddb_context_free"
 
+    def __init__(self, lib: "Library", handle: int):
+        super().__init__(lib, handle)
+        self._points, self._capacity = (Point * 1024)(), 1024  # where a search copies its path, grown as needed
+
+    def _run(self, fn, args, r: CResult) -> Result:
+        """A search that copies its path into the context's buffer, grown and copied again
+        from the context when the path is longer than the buffer."""
+        st = fn(*args, ctypes.byref(r), self._points, self._capacity)
+        if st == _BUFFER_TOO_SMALL:
+            self._capacity = max(int(r.path_count), 2 * self._capacity)
+            self._points = (Point * self._capacity)()
+            n = ctypes.c_size_t()
+            self.lib.check(self.lib._c.lddb_context_path(self.handle, self._points, self._capacity, ctypes.byref(n)))
+            st = r.status
+        return self._outcome(st, r, copied=True)
+
     def reserve(self, db: Database, grid: Map, *, options: Optional[Options] = None, **kw) -> None:
         """Sizes the context for every query on grid by the search the options choose (Block A*
         by default), so that the first query costs what a warm one does."""
@@ -226,7 +247,7 @@ class Context(_Handle):
             raise TypeError("find_path() runs the search the map's preparation chose: use solve(algorithm=...) "
                             "for another")
         r, args = CResult(), self._query(db, grid, start, goal, options, "find_path", kw)
-        return self._outcome(self.lib._c.lddb_find_path(*args, ctypes.byref(r), None, 0), r)
+        return self._run(self.lib._c.lddb_find_path, args, r)
 
     def solve(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
               **kw) -> Result:
@@ -234,7 +255,7 @@ class Context(_Handle):
         Returns the Result when the search ran (found or not); raises InvalidStart,
         InvalidGoal or RuleMismatch for a query it cannot run."""
         r, args = CResult(), self._query(db, grid, start, goal, options, "solve", kw)
-        return self._outcome(self.lib._c.lddb_solve(*args, ctypes.byref(r), None, 0), r)
+        return self._run(self.lib._c.lddb_solve, args, r)
 
     def begin(self, db: Database, grid: Map, start: Point2, goal: Point2, *, options: Optional[Options] = None,
               **kw) -> Result:
@@ -254,14 +275,24 @@ class Context(_Handle):
         o = self.lib._options(options, where, kw)
         return self.handle, db.handle, grid.handle, _point(start, "start"), _point(goal, "goal"), ctypes.byref(o)
 
-    def _outcome(self, st: int, r: CResult) -> Result:
+    def _outcome(self, st: int, r: CResult, copied: bool = False) -> Result:
+        if st == _OK:  # the usual case, with no status object to look up
+            path = Path._from_buffer(self._points, 0, r.path_count) if copied else self.path()
+            return Result(Status.OK, r.cost, r.cost_fixed, r.length, r.expansions, path, "", _searched(r.searched))
         error = self.lib.last_error()  # before any other call clears it
         status = _status(st)
         if status not in _RAN and status not in _REFUSED:
             raise _error(st, error)
         done = status != Status.IN_PROGRESS
-        result = Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions,
-                        self.path() if done else [], self.message() if done else "", _searched(r.searched))
+        if not done:
+            path = Path()
+        elif copied:
+            path = Path._from_buffer(self._points, 0, int(r.path_count))
+        else:
+            path = self.path()
+        message = self.message() if done else ""
+        result = Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions, path, message,
+                        _searched(r.searched))
         if status in _REFUSED:
             raise _error(st, error, result)
         return result
@@ -270,13 +301,13 @@ class Context(_Handle):
         """Why the last search has no path ("" when it found one): lddb_context_message."""
         return self.lib._string(self.lib._c.lddb_context_message, self.handle)
 
-    def path(self) -> List[Point2]:
+    def path(self) -> Path:
         """The last path this context found (solve or a finished sliced search)."""
         n = ctypes.c_size_t()
         self.lib.check(self.lib._c.lddb_context_path(self.handle, None, 0, ctypes.byref(n)))
         buf = (Point * max(1, n.value))()
         self.lib.check(self.lib._c.lddb_context_path(self.handle, buf, n.value, ctypes.byref(n)))
-        return [(buf[i].x, buf[i].y) for i in range(n.value)]
+        return Path._from_buffer(buf, 0, n.value)
 
 
 class Batch(_Handle):
@@ -299,7 +330,7 @@ class Batch(_Handle):
         self.lib.check(c.lddb_batch_solve(self.handle, db.handle, grid.handle, qs, n, ctypes.byref(o), rs,
                                           points, needed.value, ctypes.byref(needed)))
         return [Result(_status(r.status), r.cost, r.cost_fixed, r.length, r.expansions,
-                       [(points[j].x, points[j].y) for j in range(r.path_offset, r.path_offset + r.path_count)],
+                       Path._from_buffer(points, int(r.path_offset), int(r.path_count)),
                        "" if r.status == OK else self.lib._string(c.lddb_batch_message, self.handle, i),
                        _searched(r.searched))
                 for i, r in enumerate(rs[:n])]

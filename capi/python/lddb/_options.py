@@ -195,6 +195,10 @@ class Keywords:
 
 
 def _point(p, name: str) -> Point:
+    if type(p) is tuple and len(p) == 2:  # the usual (x, y) of ints, checked without a call each
+        x, y = p
+        if type(x) is int and type(y) is int and -2**31 <= x < 2**31 and -2**31 <= y < 2**31:
+            return Point(x, y)
     try:
         x, y = p
     except (TypeError, ValueError):
