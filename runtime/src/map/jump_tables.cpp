@@ -15,39 +15,35 @@ namespace detail {
 namespace {
 
 // The stops of one line (a row or a column) for scans forwards (east, south) and
-// backwards, a bit a cell, from the line's bits and its two neighbours' (jump_scan.hpp's
-// forced neighbours). Past the ends the line counts as blocked.
+// backwards, a bit a cell, worked out 64 cells at a time from the line's words and its two
+// neighbours' (jump_scan.hpp's forced neighbours) where a repair reads them. Past the ends
+// the line counts as blocked.
 struct line_stops {
   int n = 0;  // cells in the line
-  const std::uint64_t* cells = nullptr;
-  std::vector<std::uint64_t> forward, backward;
+  const std::uint64_t *cells = nullptr, *before = nullptr, *after = nullptr;
 
-  void read(const std::uint64_t* here, const std::uint64_t* before, const std::uint64_t* after, int length) {
-    n = length;
-    cells = here;
-    const int words = (length + 63) >> 6;
-    forward.resize(static_cast<std::size_t>(words));
-    backward.resize(static_cast<std::size_t>(words));
-    for (int k = 0; k < words; ++k) {
-      const std::uint64_t c = here[k], b = before[k], a = after[k];
-      const std::uint64_t fb = (b << 1) | (before[k - 1] >> 63), fa = (a << 1) | (after[k - 1] >> 63);
-      const std::uint64_t bb = (b >> 1) | (before[k + 1] << 63), ba = (a >> 1) | (after[k + 1] << 63);
-      forward[static_cast<std::size_t>(k)] = c | (fb & ~b) | (fa & ~a);
-      backward[static_cast<std::size_t>(k)] = c | (bb & ~b) | (ba & ~a);
-    }
+  line_stops(const std::uint64_t* here, const std::uint64_t* b, const std::uint64_t* a, int length)
+      : n(length), cells(here), before(b), after(a) {}
+  std::uint64_t forward_word(std::ptrdiff_t k) const {
+    const std::uint64_t b = before[k], a = after[k];
+    const std::uint64_t fb = (b << 1) | (before[k - 1] >> 63), fa = (a << 1) | (after[k - 1] >> 63);
+    return cells[k] | (fb & ~b) | (fa & ~a);
   }
-  static bool bit(const std::vector<std::uint64_t>& v, int i) {
-    return ((v[static_cast<std::size_t>(i >> 6)] >> (i & 63)) & 1u) != 0;
+  std::uint64_t backward_word(std::ptrdiff_t k) const {
+    const std::uint64_t b = before[k], a = after[k];
+    const std::uint64_t bb = (b >> 1) | (before[k + 1] << 63), ba = (a >> 1) | (after[k + 1] << 63);
+    return cells[k] | (bb & ~b) | (ba & ~a);
   }
   bool blocked(int i) const { return i < 0 || i >= n || ((cells[i >> 6] >> (i & 63)) & 1u) != 0; }
   // The first forward stop at or after i (n when none: the edge).
   int forward_from(int i) const {
     if (i >= n) return n;
-    std::size_t k = static_cast<std::size_t>(i >> 6);
-    std::uint64_t w = forward[k] & (~std::uint64_t{0} << (i & 63));
+    const std::ptrdiff_t last = (n - 1) >> 6;
+    std::ptrdiff_t k = i >> 6;
+    std::uint64_t w = forward_word(k) & (~std::uint64_t{0} << (i & 63));
     while (w == 0) {
-      if (++k == forward.size()) return n;
-      w = forward[k];
+      if (++k > last) return n;
+      w = forward_word(k);
     }
     return std::min(n, static_cast<int>(k * 64) + std::countr_zero(w));
   }
@@ -55,10 +51,10 @@ struct line_stops {
   int backward_from(int i) const {
     if (i < 0) return -1;
     std::ptrdiff_t k = i >> 6;
-    std::uint64_t w = backward[static_cast<std::size_t>(k)] & (~std::uint64_t{0} >> (63 - (i & 63)));
+    std::uint64_t w = backward_word(k) & (~std::uint64_t{0} >> (63 - (i & 63)));
     while (w == 0) {
       if (--k < 0) return -1;
-      w = backward[static_cast<std::size_t>(k)];
+      w = backward_word(k);
     }
     return static_cast<int>(k * 64) + 63 - std::countl_zero(w);
   }
@@ -71,9 +67,12 @@ struct line_stops {
 template <class Set>
 void sweep_forward(const line_stops& l, int lo, int hi, Set&& set) {
   int next = l.forward_from(hi), sign = l.blocked(next) ? -1 : 1;
+  std::ptrdiff_t k = -1;
+  std::uint64_t stops = 0;
   for (int c = std::min(hi, l.n) - 1; c >= 0; --c) {
     set(c, static_cast<std::int16_t>(sign * (next - c)));
-    if (line_stops::bit(l.forward, c)) {
+    if ((c >> 6) != k) stops = l.forward_word(k = c >> 6);
+    if ((stops >> (c & 63)) & 1u) {
       if (c < lo) return;
       next = c;
       sign = l.blocked(c) ? -1 : 1;
@@ -85,17 +84,18 @@ void sweep_forward(const line_stops& l, int lo, int hi, Set&& set) {
 template <class Set>
 void sweep_backward(const line_stops& l, int lo, int hi, Set&& set) {
   int next = l.backward_from(lo), sign = l.blocked(next) ? -1 : 1;
+  std::ptrdiff_t k = -1;
+  std::uint64_t stops = 0;
   for (int c = std::max(lo, -1) + 1; c < l.n; ++c) {
     set(c, static_cast<std::int16_t>(sign * (c - next)));
-    if (line_stops::bit(l.backward, c)) {
+    if ((c >> 6) != k) stops = l.backward_word(k = c >> 6);
+    if ((stops >> (c & 63)) & 1u) {
       if (c > hi) return;
       next = c;
       sign = l.blocked(c) ? -1 : 1;
     }
   }
 }
-
-thread_local line_stops t_line;  // the repair's scratch: a change allocates nothing once warm
 
 }  // namespace
 
@@ -152,8 +152,7 @@ void jump_tables::rebuild_columns(const grid_map& m) {
 
 void jump_tables::repair_row(const grid_map& m, int y, int lo, int hi) {
   if (y < 0 || y >= height_) return;
-  line_stops& l = t_line;
-  l.read(m.row_line(y), m.row_line(y - 1), m.row_line(y + 1), width_);
+  const line_stops l(m.row_line(y), m.row_line(y - 1), m.row_line(y + 1), width_);
   entry* row = cells_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_);
   sweep_forward(l, lo, hi, [row](int x, std::int16_t v) { row[x][east] = v; });
   sweep_backward(l, lo, hi, [row](int x, std::int16_t v) { row[x][west] = v; });
@@ -161,8 +160,7 @@ void jump_tables::repair_row(const grid_map& m, int y, int lo, int hi) {
 
 void jump_tables::repair_column(const grid_map& m, int x, int lo, int hi) {
   if (x < 0 || x >= width_) return;
-  line_stops& l = t_line;
-  l.read(m.column_line(x), m.column_line(x - 1), m.column_line(x + 1), height_);
+  const line_stops l(m.column_line(x), m.column_line(x - 1), m.column_line(x + 1), height_);
   entry* column = cells_.data() + static_cast<std::size_t>(x);
   const std::size_t stride = static_cast<std::size_t>(width_);
   sweep_forward(l, lo, hi, [column, stride](int y, std::int16_t v) { column[static_cast<std::size_t>(y) * stride][south] = v; });
