@@ -2,7 +2,8 @@
 
 On an open octile map, prepared, a raw path of every cell, `--points` cells long (400 by default), is
 found over and over: the C call alone through ctypes (lddb_find_path into a buffer), then
-Context.find_path with prebuilt options and with keywords, and, as the package made paths
+Context.find_path with prebuilt options, with none (the default: the path smoothed to its
+turning points) and with keywords, and, as the package made paths
 before, the C call followed by a list of (x, y) tuples read point by point from the buffer.
 Prints microseconds a call, best of --repeats runs of --calls calls, and each against the C
 call.
@@ -59,6 +60,7 @@ def main() -> None:
 
         rows = [("C call (ctypes, into a buffer)", c_call),
                 ("Context.find_path(options=)", lambda: ctx.find_path(db, grid, start, goal, options=opts)),
+                ("Context.find_path() (smoothed)", lambda: ctx.find_path(db, grid, start, goal)),
                 ("Context.find_path(smooth=False)", lambda: ctx.find_path(db, grid, start, goal, smooth=False)),
                 ("C call + a tuple a point", tuples_call)]
         base = None

@@ -412,6 +412,9 @@ def keyword_options(lib, db, grid, ctx, blocked):
     expect(lib.options(jumps=False).jumps == 0 and lib.options(jumps=True).jumps == 1, "jumps")
     expect(lib.options(use_prepared=False).use_prepared == 0, "use_prepared")
     raises(lambda: lib.options(unit_siz=2), TypeError, "did you mean 'unit_size'?")
+    mine = lib.options()  # the caller's own: changing it changes no other call's defaults
+    mine.weight = 3.0
+    expect(lib.options().weight == 1.0, "lib.options() is a fresh struct")
     with lib.create_batch(1) as batch:
         got = batch.solve(db, grid, [(start, goal)], algorithm="astar", heuristic="zero")
         expect(got == [zero], "batch with keywords")

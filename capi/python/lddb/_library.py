@@ -73,6 +73,7 @@ class Library:
                 raise LibraryNotFound(None, f"{path} has no {name}: it is older than this lddb package") from None
             fn.restype, fn.argtypes = _RESTYPES.get(name, ctypes.c_int), argtypes
         self.keywords = Keywords(self._option_rows())
+        self._defaults: Optional[Options] = None  # the default lddb_options, made on first use
 
     def _option_rows(self) -> List[OptionInfo]:
         """The library's table of search options, one lddb_option_info a row."""
@@ -152,13 +153,20 @@ class Library:
         jumps, open_squares (True / False), square_levels (0, or 1 to 4) and use_prepared."""
         given = dict(algorithm=algorithm, smooth=smooth, max_expansions=max_expansions, weight=weight,
                      landmarks=landmarks, open_squares=open_squares, square_levels=square_levels, **kw)
-        return self._options(None, "options", {k: v for k, v in given.items() if v is not None})
+        o = self._options(None, "options", {k: v for k, v in given.items() if v is not None})
+        return Options.from_buffer_copy(o) if o is self._defaults else o  # the caller's own to change
 
     def _options(self, base: Optional[Options], where: str, kw: dict) -> Options:
         if base is not None and not isinstance(base, Options):
             raise TypeError(f"options must come from Library.options(), not {type(base).__name__}")
         if base is not None and not kw:
             return base  # read, never written, by the call: no copy needed
+        if base is None and not kw:  # the defaults, made once: no call writes them
+            if self._defaults is None:
+                d = Options()
+                self.check(self._c.lddb_options_init_size(ctypes.byref(d), ctypes.sizeof(d)))
+                self._defaults = d
+            return self._defaults
         o = Options() if base is None else Options.from_buffer_copy(base)
         if base is None:
             self.check(self._c.lddb_options_init_size(ctypes.byref(o), ctypes.sizeof(o)))

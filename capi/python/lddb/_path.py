@@ -1,6 +1,5 @@
 """A path as the library hands it back: one array of int32 coordinates, not a Python object
 per point."""
-import ctypes
 from array import array
 from typing import Iterator, Tuple
 
@@ -20,8 +19,8 @@ class Path:
     def _from_buffer(cls, points, first: int, count: int) -> "Path":
         """count points of a ctypes array of lddb_point from index `first`."""
         coords = array("i")
-        if count:
-            coords.frombytes(ctypes.string_at(ctypes.addressof(points) + 8 * first, 8 * count))
+        if count:  # one copy, straight from the buffer's bytes
+            coords.frombytes(memoryview(points).cast("B")[8 * first:8 * (first + count)])
         return cls(coords)
 
     def __len__(self) -> int:
