@@ -74,6 +74,7 @@ class Library:
             fn.restype, fn.argtypes = _RESTYPES.get(name, ctypes.c_int), argtypes
         self.keywords = Keywords(self._option_rows())
         self._defaults: Optional[Options] = None  # the default lddb_options, made on first use
+        self._by_keywords: dict = {}  # lddb_options made from keywords, by the keywords
 
     def _option_rows(self) -> List[OptionInfo]:
         """The library's table of search options, one lddb_option_info a row."""
@@ -154,7 +155,7 @@ class Library:
         given = dict(algorithm=algorithm, smooth=smooth, max_expansions=max_expansions, weight=weight,
                      landmarks=landmarks, open_squares=open_squares, square_levels=square_levels, **kw)
         o = self._options(None, "options", {k: v for k, v in given.items() if v is not None})
-        return Options.from_buffer_copy(o) if o is self._defaults else o  # the caller's own to change
+        return Options.from_buffer_copy(o)  # the caller's own to change: not the one kept for calls
 
     def _options(self, base: Optional[Options], where: str, kw: dict) -> Options:
         if base is not None and not isinstance(base, Options):
@@ -167,10 +168,22 @@ class Library:
                 self.check(self._c.lddb_options_init_size(ctypes.byref(d), ctypes.sizeof(d)))
                 self._defaults = d
             return self._defaults
+        # The same keywords again (a game's call each frame): the struct made for them before;
+        # no call writes it. Only plain values make a key: an object (landmarks, a list of
+        # types) is read and checked each time.
+        key = None
+        if base is None and all(type(v) in (int, float, bool, str) or v is None for v in kw.values()):
+            key = tuple(sorted(kw.items()))
+            cached = self._by_keywords.get(key)
+            if cached is not None:
+                return cached
         o = Options() if base is None else Options.from_buffer_copy(base)
         if base is None:
             self.check(self._c.lddb_options_init_size(ctypes.byref(o), ctypes.sizeof(o)))
-        return self.keywords.apply(o, where, kw)
+        o = self.keywords.apply(o, where, kw)
+        if key is not None and len(self._by_keywords) < 64:
+            self._by_keywords[key] = o
+        return o
 
 
 _NAMES = {"darwin": ["liblddb.1.dylib", "liblddb.dylib"], "win32": ["lddb.dll", "liblddb.dll"]}.get(
