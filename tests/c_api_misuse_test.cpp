@@ -709,3 +709,40 @@ TEST_F(c_api, unit_searches_answer_as_the_library) {
 }
 
 }  // namespace
+
+// A search by find_path on a map never prepared is said, once a map, through the warning
+// handler; a prepared map, or A* asked by name, says nothing.
+namespace {
+struct heard {
+  int count = 0;
+  std::string last;
+};
+void hear(const char* message, void* user) {
+  auto* h = static_cast<heard*>(user);
+  ++h->count;
+  h->last = message;
+}
+}  // namespace
+
+TEST_F(c_api, an_unprepared_map_is_said_once) {
+  heard h;
+  ASSERT_EQ(lddb_set_warning_handler(hear, &h), LDDB_OK);
+  lddb_result r{};
+  for (int k = 0; k < 3; ++k) ASSERT_EQ(lddb_find_path(ctx, db, map, {1, 1}, {9, 9}, &opts, &r, path, 256), LDDB_OK);
+  EXPECT_EQ(h.count, 1);
+  EXPECT_NE(h.last.find("lddb_find_path: the 16 x 16 map was never prepared (lddb_prepare)"), std::string::npos) << h.last;
+  lddb_map other = 0;
+  ASSERT_EQ(lddb_map_create(16, 16, 4, &other), LDDB_OK);
+  lddb_options astar = opts;
+  astar.algorithm = LDDB_ASTAR;
+  ASSERT_EQ(lddb_solve(ctx, db, other, {1, 1}, {9, 9}, &astar, &r, path, 256), LDDB_OK);
+  EXPECT_EQ(h.count, 1) << "A* by name reads no preparation";
+  ASSERT_EQ(lddb_prepare(db, other, LDDB_PREPARE_COMPLETE, nullptr), LDDB_OK);
+  const lddb_query q{{1, 1}, {9, 9}};
+  ASSERT_EQ(lddb_batch_solve(batch, db, other, &q, 1, &opts, &r, path, 256, nullptr), LDDB_OK);
+  EXPECT_EQ(h.count, 1) << "a prepared map";
+  ASSERT_EQ(lddb_set_warning_handler(nullptr, nullptr), LDDB_OK);
+  ASSERT_EQ(lddb_find_path(ctx, db, map, {1, 1}, {9, 9}, &opts, &r, path, 256), LDDB_OK);
+  EXPECT_EQ(h.count, 1) << "no handler";
+  lddb_map_free(other);
+}

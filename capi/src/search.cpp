@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "handles.hpp"
 #include "lddb/find_path.hpp"
@@ -17,6 +19,38 @@ static_assert(sizeof(lddb_point) == sizeof(point) && offsetof(lddb_point, y) == 
               "lddb_point and lddb::point share a layout, so paths are copied as bytes");
 
 namespace {
+
+// The warning hook (lddb_set_warning_handler) and the maps it has been told of.
+struct warnings {
+  std::mutex m;
+  lddb_warning_fn fn = nullptr;
+  void* user = nullptr;
+  std::unordered_set<std::uint64_t> told;  // grid_map::identity() of each map warned about
+};
+warnings& the_warnings() {
+  static warnings w;
+  return w;
+}
+
+// Once a map: a search by find_path (or Block A*) on a map never prepared answers right but
+// without what pays for the map, which a game should hear of rather than measure.
+void warn_if_unprepared(const char* fn, const setup& s, const grid_map& map) {
+  if (s.algorithm != LDDB_BLOCK_ASTAR || map.preparations() != nullptr) return;
+  warnings& w = the_warnings();
+  lddb_warning_fn call = nullptr;
+  void* user = nullptr;
+  {
+    std::lock_guard lock(w.m);
+    if (w.fn == nullptr || !w.told.insert(map.identity()).second) return;
+    call = w.fn;
+    user = w.user;
+  }
+  const std::string text = std::string(fn) + ": the " + std::to_string(map.width()) + " x " +
+                           std::to_string(map.height()) +
+                           " map was never prepared (lddb_prepare): its searches run Block A* alone, without the "
+                           "jump point search or landmarks that may pay for it (said once a map)";
+  call(text.c_str(), user);
+}
 
 // Points off the lattice are refused here, so no search sees coordinates near INT_MAX.
 bool on_lattice(const rule& r, const grid_map& map, point p) {
@@ -135,6 +169,7 @@ lddb_status solve(const char* fn, bool by_algorithm, lddb_context ctx, lddb_data
     setup s;
     if (const lddb_status st = read_options(fn, options, h.db->movement(), &s)) return st;
     if (!by_algorithm) s.algorithm = LDDB_BLOCK_ASTAR;  // find_path
+    warn_if_unprepared(fn, s, *h.map);
     context_object& c = *h.ctx;
     std::lock_guard lock(c.m);
     c.in_progress = false;  // a new query abandons a sliced one
@@ -268,6 +303,18 @@ LDDB_API lddb_status lddb_search_continue(lddb_context ctx, uint64_t max_expansi
   });
 }
 
+LDDB_API lddb_status lddb_set_warning_handler(lddb_warning_fn fn, void* user) {
+  static const char* fn_name = "lddb_set_warning_handler";
+  return guarded(fn_name, [&] {
+    warnings& w = the_warnings();
+    std::lock_guard lock(w.m);
+    w.fn = fn;
+    w.user = user;
+    w.told.clear();  // a new handler hears of every map again
+    return LDDB_OK;
+  });
+}
+
 LDDB_API lddb_status lddb_batch_solve(lddb_batch batch, lddb_database db, lddb_map map, const lddb_query* queries,
                                       size_t count, const lddb_options* options, lddb_result* results,
                                       lddb_point* paths, size_t path_capacity, size_t* paths_needed) {
@@ -285,6 +332,7 @@ LDDB_API lddb_status lddb_batch_solve(lddb_batch batch, lddb_database db, lddb_m
       return fail(LDDB_NULL_ARGUMENT, fn, "argument 'paths' is NULL but 'path_capacity' is not 0");
     setup s;
     if (const lddb_status st = read_options(fn, options, d->movement(), &s)) return st;
+    warn_if_unprepared(fn, s, *m);
     std::lock_guard lock(b->m);
     b->results.resize(count);
     b->paths.resize(count);

@@ -3,7 +3,7 @@
     PYTHONPATH=PREFIX/share/lddb/python python3 first_path.py PREFIX/share/lddb/octile-4.lddb
 
 lddb.load() finds PREFIX/lib/liblddb.so.1 from the package's own folder (LDDB_LIBRARY=... names
-another). Builds a 40 x 20 map with a wall, solves one query with Block A*, prints the path,
+another). Builds a 40 x 20 map with a wall, prepares it, finds one path (find_path), prints it,
 then asks for a cell inside the wall to show how a refused query reads.
 Exit status 1 when the search finds no path.
 """
@@ -25,6 +25,7 @@ def main() -> int:
     with db, lib.create_map(40, 20, db.block_size()) as grid, lib.create_context() as ctx:
         for y in range(3, 20):
             grid.set_blocked(20, y)  # a wall, open at the top
+        grid.prepare(db)  # what pays for this map; a map searched unprepared draws a warning
         result = ctx.find_path(db, grid, (2, 17), (37, 17))
         if not result.found:  # no_path or budget_exhausted: a normal outcome, with its reason
             print(f"first_path.py: {result.status}: {result.message}", file=sys.stderr)

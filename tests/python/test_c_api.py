@@ -59,6 +59,15 @@ def main():
            "octile-4.lddb")
     grid = lib.create_map(W, H, db.block_size())
     raises(lambda: grid.prepare_step(), lddb.InvalidArgument, "the map was never prepared")
+    # A search on a map never prepared is said once a map, as a Python warning.
+    import warnings
+    with warnings.catch_warnings(record=True) as heard, lib.create_map(12, 12, db.block_size()) as bare, \
+            lib.create_context() as c0:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            c0.find_path(db, bare, (1, 1), (10, 10))
+        said = [w for w in heard if issubclass(w.category, lddb.UnpreparedMapWarning)]
+        expect(len(said) == 1 and "12 x 12 map was never prepared" in str(said[0].message), [str(w.message) for w in heard])
     blocked = set()
     for y in range(H - 3):  # a wall with a gap at its south end
         blocked.add((15, y))

@@ -417,6 +417,16 @@ LDDB_API size_t lddb_option_count(void);
  * (a program passes sizeof its own struct). NULL_ARGUMENT, INVALID_ARGUMENT (index). */
 LDDB_API lddb_status lddb_option_describe(size_t index, lddb_option_info* info, size_t info_size);
 
+/* A warning: a search by lddb_find_path (or LDDB_BLOCK_ASTAR) on a map never prepared. Its
+ * answer is right, but the map's searches run Block A* alone, without what lddb_prepare
+ * would choose for the map (jump point search, landmarks): often several times slower. The
+ * handler hears of each map once, `message` naming the call and the map; it may be called
+ * from the thread of any search, a batch's workers included, and must not call lddb back.
+ * NULL (the default) hears nothing. The Python package turns it into an
+ * lddb.UnpreparedMapWarning. */
+typedef void (*lddb_warning_fn)(const char* message, void* user);
+LDDB_API lddb_status lddb_set_warning_handler(lddb_warning_fn fn, void* user);
+
 /* One search under the database's rule, by options->algorithm (A* and the Theta*s read only
  * the rule from db). options may be NULL (defaults). Returns the search's outcome (OK,
  * NO_PATH, INVALID_START, INVALID_GOAL, RULE_MISMATCH, BUDGET_EXHAUSTED), and then

@@ -43,14 +43,16 @@ Map.terrain(x, y) set and read a cell's type; load_map keeps the file's letters.
 """
 from ._errors import (BUDGET_EXHAUSTED, BUFFER_TOO_SMALL, IN_PROGRESS, NO_PATH, OK, STATUS_NAMES, CorruptDatabase,
                       Error, FileError, HandleError, InvalidArgument, InvalidGoal, InvalidMap, InvalidStart,
-                      LddbError, LibraryNotFound, RebuildNeeded, RuleMismatch, SearchError, Status)
+                      LddbError, LibraryNotFound, RebuildNeeded, RuleMismatch, SearchError, Status,
+                      UnpreparedMapWarning)
 from ._library import Library, install_candidates, load
 from ._objects import Batch, Context, CResult, Database, Landmarks, Map, Query, Result
 from ._path import Path
 from ._options import (ASTAR, BLOCK_ASTAR, LAZY_THETA_STAR, THETA_STAR, Algorithm, Heuristic, Options, Point,
                        Point2, Preparation)
 
-__all__ = ["Status", "STATUS_NAMES", "OK", "BUFFER_TOO_SMALL", "NO_PATH", "BUDGET_EXHAUSTED", "IN_PROGRESS",
+__all__ = ["UnpreparedMapWarning",
+           "Status", "STATUS_NAMES", "OK", "BUFFER_TOO_SMALL", "NO_PATH", "BUDGET_EXHAUSTED", "IN_PROGRESS",
            "Error", "FileError", "CorruptDatabase", "InvalidMap", "InvalidArgument", "HandleError",
            "LibraryNotFound", "SearchError", "InvalidStart", "InvalidGoal", "RuleMismatch", "RebuildNeeded", "LddbError",
            "Algorithm", "Heuristic", "Preparation", "BLOCK_ASTAR", "ASTAR", "THETA_STAR", "LAZY_THETA_STAR",

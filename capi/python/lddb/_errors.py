@@ -115,6 +115,11 @@ class RebuildNeeded(Error):
     note of, or another map): build a new set."""
 
 
+class UnpreparedMapWarning(UserWarning):
+    """find_path (or Block A*) ran on a map never prepared (Map.prepare): the answer is right,
+    but without what pays for the map. Said once a map."""
+
+
 LddbError = Error  # the earlier name
 _ERRORS = {Status.IO_ERROR: FileError, Status.CORRUPT_DATABASE: CorruptDatabase, Status.INVALID_MAP: InvalidMap,
            Status.INVALID_ARGUMENT: InvalidArgument, Status.NULL_ARGUMENT: HandleError,

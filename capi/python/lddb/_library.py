@@ -7,11 +7,14 @@ import sys
 import sysconfig
 from typing import List, Optional
 
-from ._errors import OK, Error, LibraryNotFound, _error
+import warnings
+
+from ._errors import OK, Error, LibraryNotFound, UnpreparedMapWarning, _error
 from ._objects import Batch, Context, CResult, Database, Landmarks, Map, Query
 from ._options import Keywords, OptionInfo, Options, Point, Preparation
 
 _H, _I32, _SIZE, _P = ctypes.c_uint64, ctypes.c_int32, ctypes.c_size_t, ctypes.POINTER
+_WARNING_FN = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)  # lddb_warning_fn
 _SIZE_P, _STR = _P(_SIZE), ctypes.c_char_p
 # Argument types.
 _SIGNATURES = {
@@ -55,6 +58,7 @@ _SIGNATURES = {
     "lddb_batch_free": [_H],
     "lddb_batch_solve": [_H, _H, _H, _P(Query), _SIZE, _P(Options), _P(CResult), _P(Point), _SIZE, _SIZE_P],
     "lddb_batch_message": [_H, _SIZE, _STR, _SIZE, _SIZE_P],
+    "lddb_set_warning_handler": [_WARNING_FN, ctypes.c_void_p],
 }
 # Every call returns an lddb_status but these.
 _RESTYPES = {"lddb_last_error": _STR, "lddb_option_count": _SIZE}
@@ -75,6 +79,10 @@ class Library:
         self.keywords = Keywords(self._option_rows())
         self._defaults: Optional[Options] = None  # the default lddb_options, made on first use
         self._by_keywords: dict = {}  # lddb_options made from keywords, by the keywords
+        # The library's warnings (a map searched unprepared) as Python warnings; the
+        # callback is kept here so that it lives as long as the library uses it.
+        self._warn = _WARNING_FN(_warn)
+        self.check(self._c.lddb_set_warning_handler(self._warn, None))
 
     def _option_rows(self) -> List[OptionInfo]:
         """The library's table of search options, one lddb_option_info a row."""
@@ -184,6 +192,10 @@ class Library:
         if key is not None and len(self._by_keywords) < 64:
             self._by_keywords[key] = o
         return o
+
+
+def _warn(message: bytes, user) -> None:
+    warnings.warn(message.decode("utf-8", "replace"), UnpreparedMapWarning, stacklevel=2)
 
 
 _NAMES = {"darwin": ["liblddb.1.dylib", "liblddb.dylib"], "win32": ["lddb.dll", "liblddb.dll"]}.get(
