@@ -445,7 +445,8 @@ LDDB_API lddb_status lddb_solve(lddb_context ctx, lddb_database db, lddb_map map
  * search the map's preparation chose (lddb_prepare): jump point search where it measured
  * faster, else Block A*, and Block A* on a map never prepared. result->searched says which.
  * options->algorithm is not read; every other option is, as lddb_solve reads it. Returns
- * and fills *result and path as lddb_solve does. */
+ * and fills *result and path as lddb_solve does. Under an any-angle rule start, goal and the
+ * path's points are vertices, the corners of cells: (x, y) is cell (x, y)'s top-left corner. */
 LDDB_API lddb_status lddb_find_path(lddb_context ctx, lddb_database db, lddb_map map, lddb_point start,
                                     lddb_point goal, const lddb_options* options, lddb_result* result,
                                     lddb_point* path, size_t capacity);

@@ -240,9 +240,11 @@ class Context(_Handle):
     def find_path(self, db: Database, grid: Map, start: Point2, goal: Point2, *,
                   options: Optional[Options] = None, **kw) -> Result:
         """The one call a game makes: a path under the database's rule by the search the map's
-        preparation chose (Library.prepare), Block A* on a map never prepared; the Result's
+        preparation chose (Map.prepare), Block A* on a map never prepared; the Result's
         `searched` says which. Keywords as Library.options takes them, but no algorithm.
-        Raises as solve does."""
+        Raises as solve does. Points are cells for tile and octile; for any-angle they are
+        vertices, the corners of cells: (x, y) is cell (x, y)'s top-left corner, so a cell's
+        centre is not a point a path can start at."""
         if "algorithm" in kw:
             raise TypeError("find_path() runs the search the map's preparation chose: use solve(algorithm=...) "
                             "for another")
