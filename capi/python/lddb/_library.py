@@ -79,10 +79,8 @@ class Library:
         self.keywords = Keywords(self._option_rows())
         self._defaults: Optional[Options] = None  # the default lddb_options, made on first use
         self._by_keywords: dict = {}  # lddb_options made from keywords, by the keywords
-        # The library's warnings (a map searched unprepared) as Python warnings; the
-        # callback is kept here so that it lives as long as the library uses it.
-        self._warn = _WARNING_FN(_warn)
-        self.check(self._c.lddb_set_warning_handler(self._warn, None))
+        # The library's warnings (a map searched unprepared) as Python warnings.
+        self.check(self._c.lddb_set_warning_handler(_WARN_CALLBACK, None))
 
     def _option_rows(self) -> List[OptionInfo]:
         """The library's table of search options, one lddb_option_info a row."""
@@ -196,6 +194,11 @@ class Library:
 
 def _warn(message: bytes, user) -> None:
     warnings.warn(message.decode("utf-8", "replace"), UnpreparedMapWarning, stacklevel=2)
+
+
+# One callback for the module's life: every Library hands the same one to the library, which
+# may outlive any one Library object (two of them share a loaded liblddb).
+_WARN_CALLBACK = _WARNING_FN(_warn)
 
 
 _NAMES = {"darwin": ["liblddb.1.dylib", "liblddb.dylib"], "win32": ["lddb.dll", "liblddb.dll"]}.get(
