@@ -41,10 +41,14 @@ TEST(Table, RowsAreWholeAndCheckTheirValues) {
   for (const option_spec& spec : search_option_table()) {
     const std::string name(spec.name);
     EXPECT_EQ(seen[name]++, 0) << name;
-    if (!spec.alias.empty()) EXPECT_EQ(seen[std::string(spec.alias)]++, 0) << spec.alias;
+    if (!spec.alias.empty()) {
+      EXPECT_EQ(seen[std::string(spec.alias)]++, 0) << spec.alias;
+    }
     EXPECT_EQ(find_search_option(name), &spec);
     EXPECT_FALSE(spec.help.empty()) << name;
-    if (spec.kind == option_kind::flag && !spec.tool.empty()) EXPECT_FALSE(spec.tool_off.empty()) << name;
+    if (spec.kind == option_kind::flag && !spec.tool.empty()) {
+      EXPECT_FALSE(spec.tool_off.empty()) << name;
+    }
     // A value other than the default writes a field: the options differ from the defaults.
     option_value v;
     v.integer = static_cast<std::int64_t>(spec.kind == option_kind::integer ? spec.high : 1);
