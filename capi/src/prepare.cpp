@@ -1,5 +1,6 @@
 // capi/src/prepare.cpp: lddb.h's lddb_prepare, lddb_prepare_step, lddb_preparation_get and _plan.
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,23 @@ void fill(const preparation_report& r, lddb_preparation* out) {
   out->bytes = r.bytes;
 }
 
+// The database and map a call names, or the status naming the one that is not.
+lddb_status find_db_map(const char* fn, lddb_database db, lddb_map map, std::shared_ptr<database>* d,
+                        std::shared_ptr<grid_map>* m) {
+  if (const lddb_status s = find(db, kind::database, fn, "db", d)) return s;
+  return find(map, kind::map, fn, "map", m);
+}
+
+// The report of the map's preparation for the database's rule; INVALID_ARGUMENT when the
+// map has none for it (lddb_preparation_get and _plan).
+lddb_status prepared_report(const char* fn, const database& d, const grid_map& m,
+                            std::optional<preparation_report>* out) {
+  *out = preparation_of(m, d.movement());
+  if (!*out)
+    return fail(LDDB_INVALID_ARGUMENT, fn, "the map is not prepared for rule " + d.movement().name() + " (call lddb_prepare)");
+  return LDDB_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -34,8 +52,7 @@ LDDB_API lddb_status lddb_prepare(lddb_database db, lddb_map map, int32_t mode, 
   return guarded(fn, [&] {
     std::shared_ptr<database> d;
     std::shared_ptr<grid_map> m;
-    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
-    if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
+    if (const lddb_status s = find_db_map(fn, db, map, &d, &m)) return s;
     if (mode < LDDB_PREPARE_SLICES || mode > LDDB_PREPARE_WORKER_THREAD)
       return fail(LDDB_INVALID_ARGUMENT, fn,
                   "mode " + std::to_string(mode) + " is none of LDDB_PREPARE_SLICES (0), _COMPLETE (1), _WORKER_THREAD (2)");
@@ -71,11 +88,10 @@ LDDB_API lddb_status lddb_preparation_get(lddb_database db, lddb_map map, lddb_p
   return guarded(fn, [&] {
     std::shared_ptr<database> d;
     std::shared_ptr<grid_map> m;
-    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
-    if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
+    if (const lddb_status s = find_db_map(fn, db, map, &d, &m)) return s;
     if (!report) return fail(LDDB_NULL_ARGUMENT, fn, "argument 'report' is NULL");
-    const std::optional<preparation_report> r = preparation_of(*m, d->movement());
-    if (!r) return fail(LDDB_INVALID_ARGUMENT, fn, "the map is not prepared for rule " + d->movement().name() + " (call lddb_prepare)");
+    std::optional<preparation_report> r;
+    if (const lddb_status s = prepared_report(fn, *d, *m, &r)) return s;
     fill(*r, report);
     return LDDB_OK;
   });
@@ -87,11 +103,9 @@ LDDB_API lddb_status lddb_preparation_plan(lddb_database db, lddb_map map, int32
   return guarded(fn, [&] {
     std::shared_ptr<database> d;
     std::shared_ptr<grid_map> m;
-    if (const lddb_status s = find(db, kind::database, fn, "db", &d)) return s;
-    if (const lddb_status s = find(map, kind::map, fn, "map", &m)) return s;
-    const std::optional<preparation_report> r = preparation_of(*m, d->movement());
-    if (!r)
-      return fail(LDDB_INVALID_ARGUMENT, fn, "the map is not prepared for rule " + d->movement().name() + " (call lddb_prepare)");
+    if (const lddb_status s = find_db_map(fn, db, map, &d, &m)) return s;
+    std::optional<preparation_report> r;
+    if (const lddb_status s = prepared_report(fn, *d, *m, &r)) return s;
     if (jumps) *jumps = r->plan.jumps ? 1 : 0;
     return copy_text(fn, "why", "the plan's reasons", r->plan.why, why, size, needed);
   });
