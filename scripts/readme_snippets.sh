@@ -2,7 +2,7 @@
 # Usage: scripts/readme_snippets.sh PREFIX [README]
 # Builds and runs README.md's code against the lddb installed in PREFIX, from the README's
 # own text (scripts/install_check.sh calls it; tests/CMakeLists.txt cuts the same blocks for
-# the build tree's readme_snippet and readme_c_snippet).
+# the build tree's readme_snippet, readme_c_snippet and readme_python_snippet).
 #
 # Markers, each an HTML comment alone on the line right before a fenced block (```):
 #   <!-- snippet: NAME -->   write the block's content to the file NAME (a relative path)

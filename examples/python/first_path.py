@@ -33,7 +33,7 @@ def main() -> int:
         print(f"first_path.py: {db.rule_name()}, {len(result.path)} cells, cost {result.cost:.3f}")
         print(" ".join(f"({x},{y})" for x, y in result.path))
         try:
-            ctx.solve(db, grid, (2, 17), (20, 10), algorithm="astar")
+            ctx.find_path(db, grid, (2, 17), (20, 10))
         except lddb.InvalidGoal as e:  # a query the search cannot run raises
             print(f"first_path.py: refused as expected: {e}")
     return 0

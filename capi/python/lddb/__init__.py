@@ -31,15 +31,19 @@ walls), RuleMismatch (a map cut into other blocks than the database's). Batch.so
 for none of its queries: each Result has its status, and Result.raise_for_status() raises
 what solve would have.
 
-Units. size= and movement= on every search (solve, begin, reserve, Batch.solve, options)
-choose the unit that moves: size 0 to 8, the side of the square it fills (cells for tile
-and octile, where 0 and 1 are one cell; for any-angle a square whose top-left corner moves
-between vertices, 0 the point), and movement, the terrain types it may stand on: a str of
-letters ("W" for boats, ".GSW" amphibious) or an iterable of ints for a game's own types;
-default ground (".GS", the cells grid.blocked calls free). Map.set_terrain(x, y, "W") and
-Map.terrain(x, y) set and read a cell's type; load_map keeps the file's letters.
+Units. unit_size= (alias size=) and movement= on every search (find_path, solve, begin,
+reserve, Batch.solve, options) choose the unit that moves: unit_size 0 to 8, the side of the
+square it fills (cells for tile and octile, where 0 and 1 are one cell; for any-angle a
+square whose top-left corner moves between vertices, 0 the point), and movement, the
+terrain types it may stand on: a str of letters ("W" for boats, ".GSW" amphibious) or an
+iterable of ints for a game's own types; default ground (".GS", the cells grid.blocked calls
+free). Map.set_terrain(x, y, "W") and Map.terrain(x, y) set and read a cell's type;
+load_map keeps the file's letters.
 
-    r = ctx.solve(db, grid, (1, 0), (5, 0), size=2, movement="W")   # a 2 x 2 boat
+    r = ctx.find_path(db, grid, (1, 0), (5, 0), unit_size=2, movement="W")   # a 2 x 2 boat
+
+Vertices. Under an any-angle rule start, goal and the path's points are vertices, the
+corners of cells: (x, y) is cell (x, y)'s top-left corner, not the cell.
 """
 from ._errors import (BUDGET_EXHAUSTED, BUFFER_TOO_SMALL, IN_PROGRESS, NO_PATH, OK, STATUS_NAMES, CorruptDatabase,
                       Error, FileError, HandleError, InvalidArgument, InvalidGoal, InvalidMap, InvalidStart,
