@@ -48,7 +48,9 @@ namespace {
 // 2^-12 of it.
 constexpr double kAnyAngleScale = 0.92387953251128675613 * (1.0 - 1.0 / 1024.0);
 
-enum class phase : std::uint8_t { probe, place, search, finished };
+// moves: the legal moves of every point, read in slices like the searches (at 2048 x 2048
+// they take tens of milliseconds, too long for one frame), then what the constructor chose.
+enum class phase : std::uint8_t { moves, probe, place, search, finished };
 
 // Gives a vector's memory back (v = {} would keep its capacity).
 template <class V>
@@ -121,6 +123,9 @@ struct landmark_builder::state {
   // The legal moves of every point (landmark_dial::legal_moves), read once for the map
   // instead of once a point for every Dijkstra: 1 byte a point, while building.
   detail::page_vector<std::uint8_t> legal;
+  std::size_t legal_done = 0;           // points whose moves are read
+  phase after_moves = phase::probe;     // and then: probe from first_source, or place
+  std::size_t first_source = SIZE_MAX;  // SIZE_MAX: a random start
   // Placement: the best probe so far, and for a 32-bit set the distance from each point to
   // its nearest landmark (a 16-bit set, on a large map, reads it from its tables instead:
   // slower to place, 4 bytes a point less while building).
@@ -337,18 +342,15 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
     const auto& m = tables.cells_for(r);
     set.moves_.assign(m.begin(), m.end());
   }
-  s.legal.resize(s.n);
-  for (int y = 0; y < set.rows_; ++y)
-    for (int x = 0; x < set.stride_; ++x)
-      s.legal[s.index_of({x, y})] = static_cast<std::uint8_t>(landmark_dial::legal_moves(map, set.moves_.data(), s.vertices, {x, y}));
+  s.legal.resize(s.n);  // filled by step(), phase::moves
   // A 16-bit set probes at the 32-bit unit above, then takes its own (choose_narrow_units).
   // The tables are allocated when the first landmark is placed, once the probes' arrays
   // are gone (at 2048 x 2048 they would have added 32 MiB to the peak).
   s.tiled = tiled;
   s.stride_reciprocal = ~std::uint64_t{0} / static_cast<std::uint64_t>(set.stride_) + 1;
   s.units_chosen = width == landmark_width::bits32;
-  s.start_search(s.random_start());
-  s.total_work = static_cast<std::uint64_t>(count + (s.units_chosen ? 1 : 2)) * s.n;
+  s.at = phase::moves;
+  s.total_work = static_cast<std::uint64_t>(count + (s.units_chosen ? 2 : 3)) * s.n;
 }
 
 landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std::vector<point>& points,
@@ -362,8 +364,8 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std
                                   (s.vertices ? " vertices" : " cells") + " of the map");
   s.given = points;
   if (width == landmark_width::bits16 && unit == 0) {  // probe from the first point and sweep for the unit
-    s.start_search(s.index_of(points.front()));
-    s.total_work = static_cast<std::uint64_t>(s.count + 2) * s.n;
+    s.first_source = s.index_of(points.front());
+    s.total_work = static_cast<std::uint64_t>(s.count + 3) * s.n;
     return;
   }
   if (width == landmark_width::bits16) {
@@ -374,8 +376,8 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std
                                                                         : " is too fine for a 16-bit table to hold a move"));
     s.use_narrow_unit(unit);
   }
-  s.at = phase::place;
-  s.total_work = static_cast<std::uint64_t>(s.count) * s.n;
+  s.after_moves = phase::place;
+  s.total_work = static_cast<std::uint64_t>(s.count + 1) * s.n;
 }
 
 landmark_builder::~landmark_builder() = default;
@@ -396,6 +398,21 @@ bool landmark_builder::step(std::uint64_t work) {
   if (work == 0) work = 1;
   while (work > 0 && s.at != phase::finished) {
     switch (s.at) {
+      case phase::moves: {
+        const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(work, s.n - s.legal_done));
+        point p = s.at_index(s.legal_done);
+        for (std::size_t i = s.legal_done; i < s.legal_done + k; ++i) {
+          s.legal[i] = static_cast<std::uint8_t>(landmark_dial::legal_moves(s.map, s.set.moves_.data(), s.vertices, p));
+          if (++p.x == s.set.stride_) p = {0, p.y + 1};
+        }
+        s.legal_done += k;
+        s.work_done += k;
+        work -= k;
+        if (s.legal_done < s.n) return false;
+        s.at = s.after_moves;
+        if (s.at == phase::probe) s.start_search(s.first_source == SIZE_MAX ? s.random_start() : s.first_source);
+        break;
+      }
       case phase::probe: {
         if (!s.run_search(work)) return false;
         ++s.probes;
