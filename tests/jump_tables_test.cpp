@@ -5,6 +5,8 @@
 // against A* (jump_search_test.cpp).
 //
 //   JumpTables.SameAnswersAsTheScans   every rule jump point search takes, maps 1 to 3 words wide
+//   JumpTables.OpenGroundReadsOn       lines longer than an entry's reach (kFar = 127 cells),
+//                                      changed cell by cell, near and far from the stops
 //   JumpTables.AMapCopyHasNone         a copy searches by the scans, with the same answers
 #include <gtest/gtest.h>
 
@@ -91,6 +93,34 @@ TEST(JumpTables, SameAnswersAsTheScans) {
           expect_same_answers(r, m, g, 20, where + " round " + std::to_string(round));
         }
       }
+}
+
+// Open ground: stops further than an entry reaches (it then reads 0 and the search reads on),
+// and changes that move a stop within and beyond that reach of the entries behind it.
+TEST(JumpTables, OpenGroundReadsOn) {
+  const rule rules[] = {rule::octile(), rule::tile(), rule::any_angle()};
+  rng g{2027};
+  for (const rule& r : rules)
+    for (const int w : {300, 700}) {
+      const int h = 260 + g.below(200);
+      grid_map m(w, h);
+      for (int k = 0; k < w * h / 1500; ++k) m.set_blocked(g.below(w), g.below(h), true);  // a cell in 1,500
+      prepare_with_jumps(r, m);
+      const std::string where = r.name() + " " + std::to_string(w) + "x" + std::to_string(h);
+      expect_same_answers(r, m, g, 30, where);
+      for (int round = 0; round < 5; ++round) {
+        for (int k = 0; k < 12; ++k) {
+          const int x = g.below(w), y = g.below(h);
+          m.set_blocked(x, y, !m.blocked(x, y));
+        }
+        // A wall across most of a row and of a column, then gone: every entry of the line
+        // behind it changes, as far as they reach.
+        const int y = g.below(h), x = g.below(w);
+        m.fill_blocked_rect(0, y, w - 1 - g.below(3), 1, round % 2 == 0);
+        m.fill_blocked_rect(x, 1 + g.below(3), 1, h - 4, round % 2 == 0);
+        expect_same_answers(r, m, g, 20, where + " round " + std::to_string(round));
+      }
+    }
 }
 
 // A copy of a prepared map keeps no tables; what it searches is still the map.

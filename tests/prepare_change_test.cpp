@@ -61,7 +61,7 @@ TEST(PrepareChange, SetAsideAndBack) {
   EXPECT_EQ(aside.state, preparation_state::set_aside) << aside.text();
   // The landmark tables are given back; what is left are the jump tables, if any.
   const std::uint64_t cells = static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height());
-  EXPECT_EQ(aside.bytes, aside.plan.jumps ? 8 * cells : 0u) << aside.text();
+  EXPECT_EQ(aside.bytes, aside.plan.jumps ? 4 * cells : 0u) << aside.text();
   EXPECT_EQ(lddb::prepared_landmarks(map, r), nullptr);
   EXPECT_NE(aside.plan.why.find("set aside"), std::string::npos) << aside.plan.why;
   for (std::uint64_t i = 1; i < lddb::kQuietSteps; ++i) {

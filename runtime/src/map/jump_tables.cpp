@@ -60,39 +60,50 @@ struct line_stops {
   }
 };
 
-// Writes the forward entries of cells [lo', hi - 1] of the line, where lo' is the last
-// forward stop before lo (0 when none): those whose stop ahead may lie in [lo, hi]. `set`
-// writes one entry (position, value): +d for a jump point d cells ahead, -d for a blocked
-// cell.
+// An entry's byte: +d for a jump point d cells ahead, -d for a blocked cell, 0 past kFar.
+std::int8_t entry_value(int distance, bool blocked) {
+  if (distance > jump_tables::kFar) return 0;
+  return static_cast<std::int8_t>(blocked ? -distance : distance);
+}
+
+// Writes the forward entries of cells [lo', hi - 1] of the line, where lo' is the later of
+// the last forward stop before lo (0 when none) and lo - kFar: those whose stop ahead may
+// lie in [lo, hi] within kFar cells (an entry further back reads 0 before and after).
+// `set` writes one entry (position, value).
 template <class Set>
 void sweep_forward(const line_stops& l, int lo, int hi, Set&& set) {
-  int next = l.forward_from(hi), sign = l.blocked(next) ? -1 : 1;
+  int next = l.forward_from(hi);
+  bool next_blocked = l.blocked(next);
   std::ptrdiff_t k = -1;
   std::uint64_t stops = 0;
-  for (int c = std::min(hi, l.n) - 1; c >= 0; --c) {
-    set(c, static_cast<std::int16_t>(sign * (next - c)));
+  const int last = std::max(0, lo - jump_tables::kFar);
+  for (int c = std::min(hi, l.n) - 1; c >= last; --c) {
+    set(c, entry_value(next - c, next_blocked));
     if ((c >> 6) != k) stops = l.forward_word(k = c >> 6);
     if ((stops >> (c & 63)) & 1u) {
       if (c < lo) return;
       next = c;
-      sign = l.blocked(c) ? -1 : 1;
+      next_blocked = l.blocked(c);
     }
   }
 }
 
-// The same backwards: cells [lo + 1, hi'] where hi' is the first backward stop after hi.
+// The same backwards: cells [lo + 1, hi'] where hi' is the earlier of the first backward
+// stop after hi and hi + kFar.
 template <class Set>
 void sweep_backward(const line_stops& l, int lo, int hi, Set&& set) {
-  int next = l.backward_from(lo), sign = l.blocked(next) ? -1 : 1;
+  int next = l.backward_from(lo);
+  bool next_blocked = l.blocked(next);
   std::ptrdiff_t k = -1;
   std::uint64_t stops = 0;
-  for (int c = std::max(lo, -1) + 1; c < l.n; ++c) {
-    set(c, static_cast<std::int16_t>(sign * (c - next)));
+  const int last = std::min(l.n - 1, hi + jump_tables::kFar);
+  for (int c = std::max(lo, -1) + 1; c <= last; ++c) {
+    set(c, entry_value(c - next, next_blocked));
     if ((c >> 6) != k) stops = l.backward_word(k = c >> 6);
     if ((stops >> (c & 63)) & 1u) {
       if (c > hi) return;
       next = c;
-      sign = l.blocked(c) ? -1 : 1;
+      next_blocked = l.blocked(c);
     }
   }
 }
@@ -140,7 +151,7 @@ void jump_tables::rebuild_columns(const grid_map& m) {
         for (int x = k * 64; x < std::min(width_, k * 64 + 64); ++x) {
           const std::uint64_t bit = std::uint64_t{1} << (x & 63);
           const int d = down ? next[static_cast<std::size_t>(x)] - y : y - next[static_cast<std::size_t>(x)];
-          row[x][dir] = static_cast<std::int16_t>((blocked_next & bit) != 0 ? -d : d);
+          row[x][dir] = entry_value(d, (blocked_next & bit) != 0);
           if ((stops & bit) == 0) continue;
           next[static_cast<std::size_t>(x)] = y;
           blocked_next = (r[k] & bit) != 0 ? (blocked_next | bit) : (blocked_next & ~bit);
@@ -154,8 +165,8 @@ void jump_tables::repair_row(const grid_map& m, int y, int lo, int hi) {
   if (y < 0 || y >= height_) return;
   const line_stops l(m.row_line(y), m.row_line(y - 1), m.row_line(y + 1), width_);
   entry* row = cells_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_);
-  sweep_forward(l, lo, hi, [row](int x, std::int16_t v) { row[x][east] = v; });
-  sweep_backward(l, lo, hi, [row](int x, std::int16_t v) { row[x][west] = v; });
+  sweep_forward(l, lo, hi, [row](int x, std::int8_t v) { row[x][east] = v; });
+  sweep_backward(l, lo, hi, [row](int x, std::int8_t v) { row[x][west] = v; });
 }
 
 void jump_tables::repair_column(const grid_map& m, int x, int lo, int hi) {
@@ -163,8 +174,8 @@ void jump_tables::repair_column(const grid_map& m, int x, int lo, int hi) {
   const line_stops l(m.column_line(x), m.column_line(x - 1), m.column_line(x + 1), height_);
   entry* column = cells_.data() + static_cast<std::size_t>(x);
   const std::size_t stride = static_cast<std::size_t>(width_);
-  sweep_forward(l, lo, hi, [column, stride](int y, std::int16_t v) { column[static_cast<std::size_t>(y) * stride][south] = v; });
-  sweep_backward(l, lo, hi, [column, stride](int y, std::int16_t v) { column[static_cast<std::size_t>(y) * stride][north] = v; });
+  sweep_forward(l, lo, hi, [column, stride](int y, std::int8_t v) { column[static_cast<std::size_t>(y) * stride][south] = v; });
+  sweep_backward(l, lo, hi, [column, stride](int y, std::int8_t v) { column[static_cast<std::size_t>(y) * stride][north] = v; });
 }
 
 void jump_tables::repair_around(const grid_map& m, int x, int y) {
@@ -231,9 +242,7 @@ const jump_tables* jump_table_access::of(const grid_map& m) {
 
 void jump_table_access::make(grid_map& m) {
   const std::uint64_t cells = static_cast<std::uint64_t>(m.width()) * static_cast<std::uint64_t>(m.height());
-  if (m.jump_tables_.p || m.width() > jump_tables::kMaxSide || m.height() > jump_tables::kMaxSide ||
-      cells > jump_tables::kMaxCells)
-    return;
+  if (m.jump_tables_.p || cells > jump_tables::kMaxCells) return;
   m.jump_tables_.p.reset(new jump_tables(m));
 }
 

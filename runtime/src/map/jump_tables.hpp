@@ -4,15 +4,18 @@
 // For every cell and each of the four straight directions, the table holds where the line
 // scan of jump_scan.hpp from that cell stops: the distance to the first cell ahead that is
 // blocked or a jump point (a cell with a forced neighbour; the map's edge counts as
-// blocked), and which of the two it is. A query then reads one entry where it would scan
-// (jump_search.cpp), the goal checked apart.
+// blocked), and which of the two it is, in one byte: a stop more than kFar cells ahead
+// reads 0, "read on from the entry kFar cells ahead". A query then reads one entry where it
+// would scan, more in open ground (jump_search.cpp), the goal checked apart. Four bytes a
+// cell keep a 512 x 512 map's tables at 1 MiB, in the second-level cache's reach.
 //
 // Why a change stays local. Whether cell i of row r stops an east scan reads cells
 // (i, r), (i - 1, r +- 1) and (i, r +- 1), so a changed cell (x, y) changes the stops of
 // rows y - 1 to y + 1 at columns x - 1 to x + 1 only, and of the columns x - 1 to x + 1 at
-// rows y - 1 to y + 1. An entry changes only if the stop ahead of it is one of those: the
-// entries from the last stop before them up to them. The repair rewrites those, on the
-// three rows and three columns: a few entries among walls, up to a row in open ground.
+// rows y - 1 to y + 1. An entry changes only if the stop ahead of it is one of those and at
+// most kFar cells ahead: the entries from the last stop before them up to them, at most
+// kFar of them. The repair rewrites those, on the three rows and three columns: at most
+// 6 x 2 x (kFar + 3) entries, a few among walls.
 #pragma once
 
 #include <array>
@@ -28,13 +31,13 @@ class jump_tables final : public derived_structure {
   // The directions, in the order of an entry's fields.
   enum direction : int { east = 0, west = 1, south = 2, north = 3 };
   // One cell: per direction, +d when the scan stops d cells ahead at a jump point, -d when
-  // at a blocked cell (or the edge).
-  using entry = std::array<std::int16_t, 4>;
-  // The largest side a table covers: distances fit 15 bits.
-  static constexpr int kMaxSide = 32000;
-  // The most cells a map gets tables for: 8 MiB at 1024 x 1024. A 2048 x 2048 map would
-  // take 32 MiB, half the memory its preparation and a context may take in all
-  // (docs/benchmarks.md, "Memory at 2048 x 2048"): its searches scan instead.
+  // at a blocked cell (or the edge), 0 when the stop is more than kFar cells ahead.
+  using entry = std::array<std::int8_t, 4>;
+  static constexpr int kFar = 127;
+  // The most cells a map gets tables for: 4 MiB at 1024 x 1024. At 2048 x 2048 (16 MiB)
+  // they missed the caches: queries gained nothing measurable and a changed cell's column
+  // repair cost 10-15 us, a cache line an entry (docs/benchmarks.md, "Maps that change"),
+  // so a larger map's searches scan instead.
   static constexpr std::uint64_t kMaxCells = std::uint64_t{1} << 20;
 
   explicit jump_tables(const grid_map& m);
@@ -78,8 +81,8 @@ class jump_tables final : public derived_structure {
 // The searches' and the preparation's reading of a map's tables.
 struct jump_table_access {
   static const jump_tables* of(const grid_map& m);
-  // Makes them for the map (nothing for a side above kMaxSide or more than kMaxCells); a
-  // map that has them keeps them.
+  // Makes them for the map (nothing for more than kMaxCells); a map that has them keeps
+  // them.
   static void make(grid_map& m);
   static void drop(grid_map& m);
 };

@@ -172,13 +172,21 @@ class jump_search {
 
   // Where the scan from (x, y) in direction (DX, DY) stops, from its entry `e` in the map's
   // jump tables (map/jump_tables.hpp): the goal when it lies on the line before the stop,
-  // else the stop if it is a jump point, else none.
+  // else the stop if it is a jump point, else none. An entry 0 (no stop within kFar cells)
+  // reads on from the entry kFar cells ahead.
   template <int DX, int DY>
-  [[gnu::always_inline]] int tabled(int x, int y, std::int16_t e) const {
+  [[gnu::always_inline]] int tabled(int x, int y, std::int8_t e) const {
     constexpr bool forward = DX + DY > 0;
-    const int pos = DY == 0 ? x : y, len = e < 0 ? -e : e, stop = forward ? pos + len : pos - len;
+    constexpr int far = forward ? detail::jump_tables::kFar : -detail::jump_tables::kFar;
     const bool on_line = DY == 0 ? goal_.y == y : goal_.x == x;
     const int gp = DY == 0 ? goal_.x : goal_.y;
+    int pos = DY == 0 ? x : y;
+    while (e == 0) [[unlikely]] {
+      if (on_line && (forward ? (gp > pos && gp <= pos + far) : (gp < pos && gp >= pos + far))) return gp;
+      pos += far;
+      e = (DY == 0 ? tables_->at(pos, y) : tables_->at(x, pos))[direction_of<DX, DY>];
+    }
+    const int len = e < 0 ? -e : e, stop = forward ? pos + len : pos - len;
     if (on_line && (forward ? (gp > pos && gp <= stop) : (gp < pos && gp >= stop))) return gp;
     return e > 0 ? stop : jump::kNone;
   }
@@ -233,7 +241,7 @@ class jump_search {
       g += r_.diagonal;
       if (x == goal_.x && y == goal_.y) return relax<H>(uid, x, y, g, reopen);
       e = &tables_->at(x, y);
-      const std::int16_t ex = (*e)[along_x], ey = (*e)[along_y];
+      const std::int8_t ex = (*e)[along_x], ey = (*e)[along_y];
       if (ex != -1) found<H, DX, 0>(uid, x, y, tabled<DX, 0>(x, y, ex), g, reopen);
       if (ey != -1) found<H, 0, DY>(uid, x, y, tabled<0, DY>(x, y, ey), g, reopen);
     }
