@@ -219,7 +219,15 @@ struct landmark_builder::state {
   // The next landmark: the reached point farthest from the probe or the landmarks so far
   // (least index on ties), or a random reached point. The points the first landmark
   // reaches are the probe's, so past it the tables say which are reached.
-  std::size_t choose() {
+  // False while the walk over the tables (farthest_from_landmarks) is not done.
+  bool choose(std::uint64_t& work, std::size_t& out) {
+    if (placed > 0 && given.empty() && placement != landmark_placement::random && nearest_array.empty())
+      return farthest_from_landmarks(work, out);
+    out = choose_at_once();
+    work -= std::min<std::uint64_t>(work, n / 8 + 1);  // the scan
+    return true;
+  }
+  std::size_t choose_at_once() {
     if (!given.empty()) return index_of(given[static_cast<std::size_t>(placed)]);
     if (placement == landmark_placement::random) {
       const std::size_t from = static_cast<std::size_t>(splitmix64(rng) % n);
@@ -230,41 +238,53 @@ struct landmark_builder::state {
       }
       return static_cast<std::size_t>(from);  // fewer points than landmarks: any reached one
     }
-    if (placed == 0) return farthest(best_probe);
-    return nearest_array.empty() ? farthest_from_landmarks() : farthest(nearest_array);
+    return farthest(placed == 0 ? best_probe : nearest_array);
   }
   // farthest() over nearest(p), walking the table in its own order, tile by tile: the
-  // `placed` entries of a point lie side by side.
-  std::size_t farthest_from_landmarks() const {
-    return set.width_ == landmark_width::bits32 ? farthest_in(set.table_.data(), landmark_set::kUnreached)
-                                                : farthest_in(set.narrow_.data(), landmark_set::kUnreached16);
-  }
-  template <class T>
-  std::size_t farthest_in(const T* table, T unreached) const {
+  // `placed` entries of a point lie side by side. In slices of tile rows within `work` (a
+  // unit per 8 points), as the searches go: at 2048 x 2048 the walk takes tens of
+  // milliseconds. True when done, the point in `out`.
+  struct farthest_walk {
+    int row = 0;  // the next row of tiles
     std::size_t best = 0;
     std::uint32_t best_d = 0;
     bool any = false;
-    const std::size_t k = static_cast<std::size_t>(count);
+  } walk;
+  bool farthest_from_landmarks(std::uint64_t& work, std::size_t& out) {
     const int tiles_y = (set.rows_ + 3) >> 2;
-    for (int ty = 0; ty < tiles_y; ++ty)
-      for (int tx = 0; tx < set.tiles_x_; ++tx) {
-        const T* tile = table + (static_cast<std::size_t>(ty) * static_cast<std::size_t>(set.tiles_x_) + static_cast<std::size_t>(tx)) * 16 * k;
-        for (int s = 0; s < 16; ++s) {
-          const int x = tx * 4 + (s & 3), y = ty * 4 + (s >> 2);
-          if (x >= set.stride_ || y >= set.rows_) continue;  // the tiles' padding
-          const T* e = tile + static_cast<std::size_t>(s) * k;
-          T m = unreached;
-          for (int l = 0; l < placed; ++l) m = std::min(m, e[l]);
-          if (m == unreached || (any && m < best_d)) continue;
-          const std::size_t i = index_of({x, y});
-          if (!any || m > best_d || i < best) {
-            best = i;
-            best_d = m;
-            any = true;
-          }
+    const std::uint64_t row_work = static_cast<std::uint64_t>(set.tiles_x_) * 2 + 1;
+    while (walk.row < tiles_y) {
+      if (work == 0) return false;
+      if (set.width_ == landmark_width::bits32) farthest_in_row(set.table_.data(), landmark_set::kUnreached, walk.row);
+      else farthest_in_row(set.narrow_.data(), landmark_set::kUnreached16, walk.row);
+      ++walk.row;
+      work -= std::min(work, row_work);
+    }
+    out = walk.best;
+    walk = farthest_walk{};
+    return true;
+  }
+  // One row of tiles of the walk.
+  template <class T>
+  void farthest_in_row(const T* table, T unreached, int ty) {
+    const std::size_t k = static_cast<std::size_t>(count);
+    for (int tx = 0; tx < set.tiles_x_; ++tx) {
+      const T* tile = table + (static_cast<std::size_t>(ty) * static_cast<std::size_t>(set.tiles_x_) + static_cast<std::size_t>(tx)) * 16 * k;
+      for (int s = 0; s < 16; ++s) {
+        const int x = tx * 4 + (s & 3), y = ty * 4 + (s >> 2);
+        if (x >= set.stride_ || y >= set.rows_) continue;  // the tiles' padding
+        const T* e = tile + static_cast<std::size_t>(s) * k;
+        T m = unreached;
+        for (int l = 0; l < placed; ++l) m = std::min(m, e[l]);
+        if (m == unreached || (walk.any && m < walk.best_d)) continue;
+        const std::size_t i = index_of({x, y});
+        if (!walk.any || m > walk.best_d || i < walk.best) {
+          walk.best = i;
+          walk.best_d = m;
+          walk.any = true;
         }
       }
-    return best;
+    }
   }
   // The reached point of greatest distance in d (least index on ties).
   std::size_t farthest(const detail::page_vector<std::uint32_t>& d) const {
@@ -446,7 +466,8 @@ bool landmark_builder::step(std::uint64_t work) {
         break;
       }
       case phase::place: {
-        const std::size_t l = s.choose();
+        std::size_t l = 0;
+        if (!s.choose(work, l)) return false;
         const bool wide = s.set.width_ == landmark_width::bits32;
         if (s.placed == 0) {  // the first landmark reaches the probe's points: from now on `nearest` says which
           if (wide && s.given.empty()) s.nearest_array.swap(s.best_probe);
@@ -464,7 +485,6 @@ bool landmark_builder::step(std::uint64_t work) {
           s.start_search(l);
         else
           s.start_column_search(l);
-        work -= std::min<std::uint64_t>(work, s.n / 8 + 1);  // the scan
         break;
       }
       case phase::search: {
