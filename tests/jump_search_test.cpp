@@ -10,6 +10,9 @@
 //   WeightedOracle weight 1.5 and 3 on 200 generated maps: legal paths, within weight times
 //                  the oracle's least cost, found exactly when the oracle finds one
 //   Options        budget, weight, smoothing, landmarks, record_expanded, no path
+//   TurningPoints  smoothed, the path is the turning points of the path that lists every cell
+//                  (smooth_path of it), with its cost and expansions: 200 generated maps, 3
+//                  rules, with and without a budget
 //   Refused        the rules it does not search, bad endpoints, start == goal
 //   Scenario       the scenario files' optimal lengths on the benchmark maps
 //   Choice         corner_share against a count cell by cell; prepare chooses jumps on rooms,
@@ -274,6 +277,42 @@ TEST(JumpSearch, Options) {
   no_labels.diagnostics.component_check = false;  // the search itself runs out of jump points
   EXPECT_EQ(lddb::jump_point_search(kOctile, t.map, s, g, no_labels, ctx).status, search_status::no_path);
   (void)rng;
+}
+
+// A smoothed cell path comes from the jump points and the bends between them, never filled;
+// smooth_path of the path that lists every cell is the oracle.
+TEST(JumpSearch, TurningPoints) {
+  std::mt19937_64 rng(77);
+  search_context ctx;
+  int compared = 0, cut = 0;
+  for (int m = 0; m < 200; ++m) {
+    const rule& r = m % 3 == 1 ? kOctile15 : m % 3 == 2 ? kTile : kOctile;
+    const int w = std::uniform_int_distribution<int>(2, 90)(rng), h = std::uniform_int_distribution<int>(2, 70)(rng);
+    lddb_test::test_map t = generated(rng, w, h);
+    for (int q = 0; q < 6; ++q) {
+      const point s = random_free(rng, t.map), g = random_free(rng, t.map);
+      if (s.x < 0 || g.x < 0) continue;
+      for (const std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{3}}) {
+        search_options cells, turns;
+        cells.smooth = false;
+        turns.smooth = true;
+        cells.max_expansions = turns.max_expansions = budget;
+        const search_result a = lddb::jump_point_search(r, t.map, s, g, cells, ctx);
+        const search_result b = lddb::jump_point_search(r, t.map, s, g, turns, ctx);
+        const std::string at = r.name() + " " + pt(s) + "->" + pt(g) + " budget " + std::to_string(budget);
+        ASSERT_EQ(a.status, b.status) << at;
+        if (a.path.empty()) continue;
+        EXPECT_EQ(b.path, lddb::smooth_path(r, t.map, a.path)) << at << "\n" << t.describe();
+        EXPECT_EQ(b.cost, a.cost) << at;
+        EXPECT_EQ(b.stats.expanded, a.stats.expanded) << at;
+        EXPECT_NEAR(b.length, a.length, 1e-9 * (1 + a.length)) << at;
+        ++compared;
+        cut += b.status == search_status::budget_exhausted;
+      }
+    }
+  }
+  EXPECT_GT(compared, 800);
+  EXPECT_GT(cut, 50);
 }
 
 TEST(JumpSearch, Refused) {

@@ -55,4 +55,34 @@ void fill_runs(std::vector<point>& way) {
   }
 }
 
+// The same path as its turning points only: each run's bend (where fill_runs switches
+// from its first steps to the others) inserted between its waypoints, so that every
+// segment goes one way. Smoothing it for a cell rule (path/smooth.cpp) keeps what
+// smoothing the filled path keeps, at O(waypoints) rather than O(cells). Written from the
+// last back, as fill_runs writes.
+template <bool AcrossFirst>
+void add_bends(std::vector<point>& way) {
+  const auto bend = [](point from, point to, point& at) {
+    const int ax = std::abs(to.x - from.x), ay = std::abs(to.y - from.y);
+    if (ax == 0 || ay == 0 || (!AcrossFirst && ax == ay)) return false;
+    const int sx = (to.x > from.x) - (to.x < from.x), sy = (to.y > from.y) - (to.y < from.y);
+    const int lead = std::min(ax, ay);
+    at = AcrossFirst ? point{to.x, from.y} : point{from.x + sx * lead, from.y + sy * lead};
+    return true;
+  };
+  const std::size_t waypoints = way.size();
+  if (waypoints < 2) return;
+  std::size_t bends = 0;
+  point at;
+  for (std::size_t k = 1; k < waypoints; ++k) bends += bend(way[k - 1], way[k], at) ? 1 : 0;
+  if (bends == 0) return;
+  way.resize(waypoints + bends);
+  std::size_t end = waypoints + bends;  // way[k] goes just before `end`, its run's bend before it
+  for (std::size_t k = waypoints - 1; k >= 1; --k) {
+    const point from = way[k - 1], to = way[k];
+    way[--end] = to;
+    if (bend(from, to, at)) way[--end] = at;
+  }
+}
+
 }  // namespace lddb

@@ -338,7 +338,9 @@ class jump_search {
     fill_runs_of_path();
   }
   void fill_runs_of_path() {
-    if (tile_) fill_runs<true>(res_.path);
+    if (turns_only_ && tile_) add_bends<true>(res_.path);
+    else if (turns_only_) add_bends<false>(res_.path);
+    else if (tile_) fill_runs<true>(res_.path);
     else fill_runs<false>(res_.path);
   }
 
@@ -365,6 +367,8 @@ class jump_search {
   const detail::jump_tables* tables_;
   double straight_ = straight_ties_ ? std::hypot(double(goal_.x - start_.x), double(goal_.y - start_.y)) : 0.0;
   bool tile_ = r_.kind == rule_kind::tile;
+  // A smoothed path (finish_path) keeps only the turning points: no need to fill the runs.
+  bool turns_only_ = smooths(options_, r_);
   weight_factor weight_;
   landmark_bound landmarks_;
 };
