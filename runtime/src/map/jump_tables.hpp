@@ -45,6 +45,7 @@ class jump_tables final : public derived_structure {
   const entry& at(int x, int y) const {
     return cells_[static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)];
   }
+  int width() const { return width_; }  // entries a row: the step between rows
   std::size_t memory_bytes() const { return cells_.capacity() * sizeof(entry); }
 
   bool follows_cells() const override { return true; }

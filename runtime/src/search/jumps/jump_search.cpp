@@ -230,17 +230,19 @@ class jump_search {
   }
 
   // The same walk with the jump tables: a cell's two entries also say whether the cells
-  // beside it are blocked (a scan that stops one cell ahead at a blocked cell).
+  // beside it are blocked (a scan that stops one cell ahead at a blocked cell), and the
+  // entry of the cell beside it across, whether the diagonal cell is.
   template <heuristic_kind H, int DX, int DY>
   void diagonal_tabled(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
     constexpr int along_x = direction_of<DX, 0>, along_y = direction_of<0, DY>;
+    const std::ptrdiff_t step = static_cast<std::ptrdiff_t>(DY) * tables_->width() + DX;
     const detail::jump_tables::entry* e = &tables_->at(x, y);
-    while ((*e)[along_x] != -1 && (*e)[along_y] != -1 && !blocked(x + DX, y + DY)) {
+    while ((*e)[along_x] != -1 && (*e)[along_y] != -1 && e[DX][along_y] != -1) {
       x += DX;
       y += DY;
       g += r_.diagonal;
       if (x == goal_.x && y == goal_.y) return relax<H>(uid, x, y, g, reopen);
-      e = &tables_->at(x, y);
+      e += step;
       const std::int8_t ex = (*e)[along_x], ey = (*e)[along_y];
       if (ex != -1) found<H, DX, 0>(uid, x, y, tabled<DX, 0>(x, y, ex), g, reopen);
       if (ey != -1) found<H, 0, DY>(uid, x, y, tabled<0, DY>(x, y, ey), g, reopen);
