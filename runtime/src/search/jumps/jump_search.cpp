@@ -178,16 +178,16 @@ class jump_search {
   [[gnu::always_inline]] int tabled(int x, int y, std::int8_t e) const {
     constexpr bool forward = DX + DY > 0;
     constexpr int far = forward ? detail::jump_tables::kFar : -detail::jump_tables::kFar;
-    const bool on_line = DY == 0 ? goal_.y == y : goal_.x == x;
-    const int gp = DY == 0 ? goal_.x : goal_.y;
-    int pos = DY == 0 ? x : y;
+    const int from = DY == 0 ? x : y;
+    int pos = from;
     while (e == 0) [[unlikely]] {
-      if (on_line && (forward ? (gp > pos && gp <= pos + far) : (gp < pos && gp >= pos + far))) return gp;
       pos += far;
       e = (DY == 0 ? tables_->at(pos, y) : tables_->at(x, pos))[direction_of<DX, DY>];
     }
     const int len = e < 0 ? -e : e, stop = forward ? pos + len : pos - len;
-    if (on_line && (forward ? (gp > pos && gp <= stop) : (gp < pos && gp >= stop))) return gp;
+    const bool on_line = DY == 0 ? goal_.y == y : goal_.x == x;
+    const int gp = DY == 0 ? goal_.x : goal_.y;
+    if (on_line && (forward ? (gp > from && gp <= stop) : (gp < from && gp >= stop))) return gp;
     return e > 0 ? stop : jump::kNone;
   }
 
