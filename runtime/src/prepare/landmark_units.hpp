@@ -60,5 +60,4 @@ inline double narrow_unit(const move_costs& c, double longest) {
   return best_unit;
 }
 
-
 }  // namespace lddb::landmark_units

@@ -172,14 +172,16 @@ struct landmark_builder::state {
   // The next landmark: the reached point farthest from the probe or the landmarks so far
   // (least index on ties), or a random reached point. The points the first landmark
   // reaches are the probe's, so past it the tables say which are reached.
-  // False while the walk over the tables (farthest_from_landmarks) is not done.
+  // False while the walk over a 16-bit set's tables (farthest_from_landmarks) is not done.
   bool choose(std::uint64_t& work, std::size_t& out) {
-    if (placed > 0 && given.empty() && placement != landmark_placement::random && nearest_array.empty())
+    if (given.empty() && placement != landmark_placement::random && placed > 0 && nearest_array.empty())
       return farthest_from_landmarks(work, out);
     out = choose_at_once();
     work -= std::min<std::uint64_t>(work, n / 8 + 1);  // the scan
     return true;
   }
+  // The choices made in one scan: given points, random ones, and the farthest point of an
+  // array of distances (the probe's, or a 32-bit set's nearest landmarks).
   std::size_t choose_at_once() {
     if (!given.empty()) return index_of(given[static_cast<std::size_t>(placed)]);
     if (placement == landmark_placement::random) {
