@@ -277,11 +277,14 @@ TEST_F(c_api, landmarks_repair) {
   EXPECT_FAILS(lddb_landmarks_repair(lm, lm), LDDB_WRONG_HANDLE_KIND, "is a landmarks handle, not a map");
   EXPECT_FAILS(lddb_landmarks_repair(0, m), LDDB_NULL_ARGUMENT, "lddb_landmarks_repair");
   EXPECT_FAILS(lddb_landmarks_repair(lm, map), LDDB_REBUILD_NEEDED, "built on another map");
+  // More frees than the map's journal keeps: caught up all the same.
   for (int y = 1; y < 48; ++y)
     for (int x = 0; x < 48; ++x) ASSERT_EQ(lddb_map_set_blocked(m, x, y, 0), LDDB_OK);
-  EXPECT_FAILS(lddb_landmarks_repair(lm, m), LDDB_REBUILD_NEEDED, "build a new set");
   ASSERT_EQ(lddb_landmarks_current(lm, m, &current), LDDB_OK);
   EXPECT_EQ(current, 0);
+  EXPECT_EQ(lddb_landmarks_repair(lm, m), LDDB_OK);
+  ASSERT_EQ(lddb_landmarks_current(lm, m, &current), LDDB_OK);
+  EXPECT_EQ(current, 1);
   EXPECT_STREQ(lddb_status_name(LDDB_REBUILD_NEEDED), "rebuild_needed");
   ASSERT_EQ(lddb_landmarks_free(lm), LDDB_OK);
   ASSERT_EQ(lddb_map_free(m), LDDB_OK);

@@ -16,9 +16,13 @@
 //                                   any-angle distance), A* and Block A* stay optimal
 //   Repair.BuilderCatchesUp         cells freed while a builder runs on its copy: one
 //                                   repair of the taken set makes it current and exact
-//   Repair.RebuildNeeded            more frees than the journal keeps (before or during a
-//                                   sliced repair), another map object, an empty set: the
-//                                   answer is rebuild_needed and the set never turns current
+//   Repair.PastTheJournal           more frees than the journal keeps (before or during a
+//                                   sliced repair): the map compared with the reference, and
+//                                   every entry equals a fresh build's from the same points
+//   Repair.RestoredCellsCostNothing cells shut after the build and opened again: repair with
+//                                   no work says current; all opened again, the tables equal
+//                                   a fresh build's (true frees between included)
+//   Repair.RebuildNeeded            another map object, an empty set: rebuild_needed
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -232,7 +236,7 @@ TEST(Repair, BuilderCatchesUp) {
   }
 }
 
-TEST(Repair, RebuildNeeded) {
+TEST(Repair, PastTheJournal) {
   const rule r = rule::octile();
   grid_map map = lddb::make_random_map(100, 100, 40, 9);
   std::vector<point> blocked;
@@ -241,24 +245,71 @@ TEST(Repair, RebuildNeeded) {
       if (map.blocked(x, y)) blocked.push_back({x, y});
   ASSERT_GT(blocked.size(), 2 * grid_map::kFreedJournal + 10);
   landmark_set set = landmark_set::build(r, map, 3);
-  // Too many frees before the repair.
+  // More frees before the repair than the journal keeps: the map against the reference.
   for (std::size_t k = 0; k <= grid_map::kFreedJournal; ++k) map.set_blocked(blocked[k].x, blocked[k].y, false);
-  EXPECT_EQ(set.repair(map), landmark_repair::rebuild_needed);
-  EXPECT_FALSE(set.current_for(map));
-  EXPECT_EQ(set.repair(map), landmark_repair::rebuild_needed) << "and it stays so";
-  // Too many frees during a sliced repair.
+  ASSERT_FALSE(map.freed_kept_since(0));
+  EXPECT_EQ(set.repair(map), landmark_repair::current);
+  EXPECT_TRUE(set.current_for(map));
+  compare_tables(set, landmark_set::build(r, map, set.points()), map, false, "past the journal");
+  // More frees during a sliced repair.
   set = landmark_set::build(r, map, 3);
-  const point l = set.points()[0];  // its own seed: the first slice cannot finish
-  map.set_blocked(l.x, l.y, true);
-  map.set_blocked(l.x, l.y, false);
+  const point w = blocked.back();  // a wall opened: the first slice cannot finish its repair
+  map.set_blocked(w.x, w.y, false);
   ASSERT_EQ(set.repair(map, 1), landmark_repair::unfinished);
   for (std::size_t k = grid_map::kFreedJournal + 1; k < blocked.size(); ++k) map.set_blocked(blocked[k].x, blocked[k].y, false);
   landmark_repair last = landmark_repair::unfinished;
   for (int calls = 0; calls < 100000 && last == landmark_repair::unfinished; ++calls) {
     last = set.repair(map, 50);
-    ASSERT_FALSE(set.current_for(map));
+    if (last == landmark_repair::unfinished) {
+      ASSERT_FALSE(set.current_for(map));
+    }
   }
-  EXPECT_EQ(last, landmark_repair::rebuild_needed);
+  EXPECT_EQ(last, landmark_repair::current);
+  compare_tables(set, landmark_set::build(r, map, set.points()), map, false, "past the journal, in slices");
+}
+
+// Cells shut after the build and opened again restore what the tables bound: a repair
+// with no work left says current, and once every shut cell is open again the tables equal
+// a fresh build's from the same points, the cells freed beyond the build included (their
+// repair ran on the map the tables describe, where the shut cells are open).
+TEST(Repair, RestoredCellsCostNothing) {
+  for (const rule& r : {rule::octile(), rule::tile(), rule::any_angle()}) {
+    grid_map map = lddb::make_rooms_map(60, 45, 8, 21);
+    lddb_test::rng g{11};
+    landmark_set set = landmark_set::build(r, map, 4);
+    std::vector<point> shut;
+    for (int k = 0; k < 300; ++k) {
+      const point c{g.below(map.width()), g.below(map.height())};
+      if (map.blocked(c.x, c.y)) continue;
+      map.set_blocked(c.x, c.y, true);
+      shut.push_back(c);
+    }
+    for (int round = 0; round < 6; ++round) {
+      const std::string where = r.name() + " round " + std::to_string(round);
+      free_some(g, map);  // beyond the build (or a shut cell again): a repair, on the tables' map
+      ASSERT_EQ(set.repair(map), landmark_repair::current) << where;
+      for (int k = 0; k < 40 && !shut.empty(); ++k) {  // opened again: nothing to do
+        map.set_blocked(shut.back().x, shut.back().y, false);
+        shut.pop_back();
+      }
+      EXPECT_FALSE(set.current_for(map)) << where;
+      ASSERT_EQ(set.repair(map, 0), landmark_repair::current) << where << ": a restore took work";
+      EXPECT_LE(set.cells_blocked_since(map), shut.size()) << where;
+    }
+    while (!shut.empty()) {
+      map.set_blocked(shut.back().x, shut.back().y, false);
+      shut.pop_back();
+    }
+    ASSERT_EQ(set.repair(map, 0), landmark_repair::current) << r.name();
+    EXPECT_EQ(set.cells_blocked_since(map), 0u) << r.name();
+    compare_tables(set, landmark_set::build(r, map, set.points()), map, false, r.name() + " all open again");
+  }
+}
+
+TEST(Repair, RebuildNeeded) {
+  const rule r = rule::octile();
+  grid_map map = lddb::make_random_map(100, 100, 40, 9);
+  landmark_set set;
   // Another map object, even an equal copy; an empty set.
   set = landmark_set::build(r, map, 3);
   grid_map copy = map;

@@ -1,12 +1,16 @@
 // prepare_change_test: the preparation on a map that changes (lddb/prepare.hpp, "Maps that
-// change"): prepare_step sets the plan's landmarks aside while the map changes often and
+// change"): prepare_step sets the plan's landmarks aside while the map changes often (in
+// ways they must pay for: walls opened) and
 // builds them again once it holds still, plans again after a large redraw, and keeps
 // landmarks asked for by count current; searches stay optimal throughout (against the
 // same search with nothing prepared, and against A*).
 //
-//   PrepareChange.SetAsideAndBack  changes in two steps of the window: set aside (tables
+//   PrepareChange.SetAsideAndBack  walls opened in two steps of the window: set aside (tables
 //                    freed, none read); kQuietSteps quiet steps: built again, then ready
-//   PrepareChange.ChangeDuringBuild  a change before the build is done sets them aside at once
+//   PrepareChange.ChangeDuringBuild  a cell shut and opened again before the build is done
+//                    keeps it going; a wall opened sets them aside at once
+//   PrepareChange.DoorsThatComeAndGoCostNothing  cells shut and opened again at every step:
+//                    the landmarks stay ready and read, searches equal A*'s
 //   PrepareChange.RareDoorsAreRepaired  one changed step now and then keeps them, repaired
 //   PrepareChange.KeptWhenAsked  a count asked for, or adapt_to_change false: never set aside
 //   PrepareChange.RedrawPlansAgain  a map redrawn from open ground to a random one: the new
@@ -14,6 +18,8 @@
 //   PrepareChange.SearchesStayOptimal  many rounds of changes and steps on generated maps:
 //                    every Block A* cost equals A*'s on the same map
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "lddb/grid.hpp"
 #include "lddb/mapgen.hpp"
@@ -49,13 +55,24 @@ grid_map prepared_maze(const rule& r, lddb::prepare_options o = {}) {
 
 void toggle(grid_map& map, int x, int y) { map.set_blocked(x, y, !map.blocked(x, y)); }
 
+// The n-th cell of the map (row by row) that is blocked (or free).
+lddb::point nth_cell(const grid_map& map, int n, bool blocked) {
+  for (int y = 0; y < map.height(); ++y)
+    for (int x = 0; x < map.width(); ++x)
+      if (map.blocked(x, y) == blocked && n-- == 0) return {x, y};
+  ADD_FAILURE() << "not that many cells";
+  return {0, 0};
+}
+
 TEST(PrepareChange, SetAsideAndBack) {
   const rule r = rule::octile();
   grid_map map = prepared_maze(r);
-  toggle(map, 3, 3);
+  // Walls opened: cells the landmarks' map has blocked, a repair each.
+  const lddb::point wall1 = nth_cell(map, 40, true), wall2 = nth_cell(map, 90, true);
+  map.set_blocked(wall1.x, wall1.y, false);
   lddb::prepare_step(map);
   EXPECT_NE(state_of(map, r), preparation_state::set_aside);  // one change: repaired
-  toggle(map, 3, 3);
+  map.set_blocked(wall2.x, wall2.y, false);
   lddb::prepare_step(map);
   const lddb::preparation_report aside = *lddb::preparation_of(map, r);
   EXPECT_EQ(aside.state, preparation_state::set_aside) << aside.text();
@@ -81,9 +98,46 @@ TEST(PrepareChange, ChangeDuringBuild) {
   grid_map map = lddb::make_maze_map(96, 96, 2, 5);
   const lddb::preparation_report first = lddb::prepare(r, map);  // slices: the first landmarks only
   ASSERT_EQ(first.state, preparation_state::building) << first.text();
-  toggle(map, 5, 5);
-  lddb::prepare_step(map);
+  const lddb::point open = nth_cell(map, 10, false), wall = nth_cell(map, 10, true);
+  map.set_blocked(open.x, open.y, true);  // shut and opened again: nothing for the landmarks to pay
+  lddb::prepare_step(map, 1);              // (slices too small to finish the build)
+  map.set_blocked(open.x, open.y, false);
+  lddb::prepare_step(map, 1);
+  EXPECT_EQ(state_of(map, r), preparation_state::building);
+  map.set_blocked(wall.x, wall.y, false);  // a wall opened: the tables would need a repair
+  lddb::prepare_step(map, 1);
   EXPECT_EQ(state_of(map, r), preparation_state::set_aside);
+}
+
+// Doors shut and opened again at every step, around the map the landmarks were built on:
+// they stay, ready and read by the searches, which stay optimal.
+TEST(PrepareChange, DoorsThatComeAndGoCostNothing) {
+  const rule r = rule::octile();
+  const lddb::database& db = lddb_test::db_for(r);
+  grid_map map = prepared_maze(r);
+  lddb_test::rng g{9};
+  lddb::search_context ctx, plain_ctx;
+  lddb::search_options plain;
+  plain.diagnostics.use_prepared = false;
+  std::vector<lddb::point> shut;
+  for (int step = 0; step < 3 * lddb::kChangeWindow; ++step) {
+    if (shut.empty() || g.below(2) == 0) {
+      const lddb::point door = nth_cell(map, g.below(500), false);
+      map.set_blocked(door.x, door.y, true);
+      shut.push_back(door);
+    } else {
+      map.set_blocked(shut.back().x, shut.back().y, false);
+      shut.pop_back();
+    }
+    lddb::prepare_step(map);
+    ASSERT_EQ(state_of(map, r), preparation_state::ready) << "step " << step;
+    ASSERT_NE(lddb::prepared_landmarks(map, r), nullptr) << "step " << step;
+    const lddb::point a = lddb_test::random_free_cell(g, map), b = lddb_test::random_free_cell(g, map);
+    const lddb::search_result got = lddb::find_path(db, map, a, b, {}, ctx);
+    const lddb::search_result want = lddb::astar(r, map, a, b, plain, plain_ctx);
+    ASSERT_EQ(got.status, want.status) << "step " << step;
+    ASSERT_EQ(got.cost, want.cost) << "step " << step;
+  }
 }
 
 TEST(PrepareChange, RareDoorsAreRepaired) {

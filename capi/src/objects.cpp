@@ -299,9 +299,7 @@ LDDB_API lddb_status lddb_landmarks_repair(lddb_landmarks landmarks, lddb_map ma
     if (const lddb_status s = find(landmarks, kind::landmarks, fn, "landmarks", &l)) return s;
     if (const lddb_status s = find_map(map, fn, &m)) return s;
     if (l->repair(*m) == landmark_repair::current) return LDDB_OK;
-    return fail(LDDB_REBUILD_NEEDED, fn,
-                "the set was built on another map, or this map freed more than " + std::to_string(grid_map::kFreedJournal) +
-                    " cells since the set was current: build a new set");
+    return fail(LDDB_REBUILD_NEEDED, fn, "the set was built on another map: build a new set");
   });
 }
 

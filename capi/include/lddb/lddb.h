@@ -292,13 +292,13 @@ LDDB_API lddb_status lddb_map_fill_rect(lddb_map map, int32_t x, int32_t y, int3
  * current: *current = 1 while the set still holds for `map` (the map it was built on, with
  * no cell freed since; blocking cells keeps it), else 0; a search given a set that is not
  * current uses the rule's own heuristic until the game repairs or rebuilds the set.
- * repair: lowers the tables for the cells `map` freed since the set was current (a
- * Dijkstra per landmark over the points whose distance falls: microseconds for a door shut
- * and reopened, up to tens of milliseconds for a new door that reroutes much of a 512 x 512
- * map, docs/benchmarks.md) and returns OK with the set current again;
- * REBUILD_NEEDED when `map` is not the map the set was built on or has freed more cells
- * since than it keeps a note of (1024): the set stays not current, build a new one. Not
- * while a search or batch reads the set.
+ * repair: catches up with the cells `map` freed since the set was current and returns OK
+ * with the set current again: a cell that was free when the set was built (a door shut and
+ * opened again) costs nothing; one that was blocked lowers the tables (a Dijkstra per
+ * landmark over the points whose distance falls: microseconds for a small door, up to tens
+ * of milliseconds for a new door that reroutes much of a 512 x 512 map, docs/benchmarks.md).
+ * REBUILD_NEEDED when `map` is not the map the set was built on: the set stays not
+ * current, build a new one. Not while a search or batch reads the set.
  * Bad counts or placements: INVALID_ARGUMENT; a map whose cells are all blocked:
  * INVALID_MAP. */
 LDDB_API lddb_status lddb_landmarks_build(lddb_database db, lddb_map map, int32_t count, int32_t placement,

@@ -44,21 +44,29 @@
 // it was built from (grid_map::identity) and how many cells that map had freed
 // (grid_map::cells_freed): current_for(map) is false once a cell is freed, and a search
 // then falls back on the rule's own heuristic for that query (safe, just slower) until
-// repair(map) brings the tables up to date. Freeing can only shorten distances, so a repair
-// is a Dijkstra per landmark that only lowers entries: it starts at the points around the
-// cells freed since (read from the map's journal, grid_map::freed_cell), whose moves are
-// new, and goes on only through points whose distance falls, so a door that opens costs
-// what the distances it shortens cost (docs/benchmarks.md, "Landmark repair"). The
+// repair(map) brings the tables up to date. The tables describe a reference map: the one
+// built from, with a bit a cell. A cell freed that the reference has free (a door shut
+// after the build and opened again, a building lifted) restores what the tables already
+// bound, since every cell free on the map is still free on the reference and a path on the
+// map is a path there: the repair only counts it, no Dijkstra, so a map whose changes come
+// and go around the map it was built from keeps its landmarks for nothing. A cell freed
+// that the reference has blocked can shorten distances: the repair frees it on the
+// reference and runs a Dijkstra per landmark that only lowers entries, on the reference's
+// moves: it starts at the points around those cells (read from the map's journal,
+// grid_map::freed_cell), whose moves are new, and goes on only through points whose
+// distance falls, so a door that opens costs what the distances it shortens cost
+// (docs/benchmarks.md, "Landmark repair"). The
 // landmark points stay where they were placed. When no cell was blocked since the build,
 // every entry afterwards equals a fresh build's from the same points; cells blocked since
 // leave their entries lower bounds (a repair never raises an entry), and the repair keeps
-// every entry consistent along every legal move, so the bound stays admissible and
-// consistent. current_for stays false until every landmark is repaired: no search reads a
+// every entry consistent along every move of the reference, the map's legal moves among
+// them, so the bound stays admissible and consistent. current_for stays false until every landmark is repaired: no search reads a
 // table that could overestimate.
 //
-// When to rebuild. repair says rebuild_needed when the map is another object or has freed
-// more cells than its journal keeps (grid_map::kFreedJournal) since the set was current.
-// Blocking never needs one for correctness, only for tightness: a wall that stays closed
+// When to rebuild. repair says rebuild_needed when the map is another object. When the
+// map has freed more cells than its journal keeps (grid_map::kFreedJournal) since the set
+// was current, the repair finds the cells to lower by comparing the map with the reference
+// a word at a time (O(cells / 64)) instead. Blocking never needs one for correctness, only for tightness: a wall that stays closed
 // leaves the bound as loose as before it closed (searches expand more, their paths stay
 // optimal). A game that closes things for good can watch cells_blocked_since(map) and,
 // past its own threshold (say a few hundred cells, or a door closed for good on a route the
@@ -99,7 +107,7 @@ class landmark_builder;
 enum class landmark_repair : std::uint8_t {
   current,         // the set is current_for the map
   unfinished,      // the work budget ran out first: call again (the set stays not current)
-  rebuild_needed,  // another map object, an empty set, or cells freed beyond the map's journal
+  rebuild_needed,  // another map object, or an empty set
 };
 
 namespace detail {
@@ -160,11 +168,22 @@ class landmark_set {
     return count_ > 0 && map.identity() == map_identity_ && map.cells_freed() == cells_freed_;
   }
   std::size_t memory_bytes() const {
-    return table_.size() * sizeof(std::uint32_t) + narrow_.size() * sizeof(std::uint16_t);
+    return table_.size() * sizeof(std::uint32_t) + narrow_.size() * sizeof(std::uint16_t) +
+           reference_.size() * sizeof(std::uint64_t);
   }
-  // Cells the map has blocked since the set was built (for deciding when to rebuild; see
-  // above). Meaningful for the map the set was built from.
-  std::uint64_t cells_blocked_since(const grid_map& map) const { return map.cells_blocked() - cells_blocked_; }
+  // Cells the map has blocked since the set was built, less those freed again that the
+  // tables' map had free (restored): how much looser than a fresh build the bound may be,
+  // for deciding when to rebuild (see above). Meaningful for the map the set was built from.
+  std::uint64_t cells_blocked_since(const grid_map& map) const {
+    const std::uint64_t blocked = blocked_base_ + (map.cells_blocked() - cells_blocked_);
+    return blocked > restored_ ? blocked - restored_ : 0;
+  }
+  // Whether, of the cells the map freed since its cells_freed() was `since`, one is blocked
+  // on the tables' map: what a repair must work on (the others only restore cells the
+  // tables already count as free, and cost a repair nothing). O(cells freed since); when
+  // the map's journal no longer holds them all, the map against the tables' map, O(cells
+  // / 64).
+  bool frees_need_repair(const grid_map& map, std::uint64_t since) const;
 
   // Brings the tables up to date with the cells `map` freed since the set was current:
   // current_for(map) holds again when this returns current. `work` bounds the points
@@ -224,11 +243,33 @@ class landmark_set {
   std::uint32_t unit_[2] = {0, 0};    // stored units of a straight and a diagonal move
   std::uint32_t cap_ = kUnreached - 1;  // the largest distance stored (past it, stored as it)
   std::vector<std::uint8_t> moves_;   // legal moves by the cells around a point (landmark_dial.hpp)
+  // The cells blocked on the map the tables describe (the map built from, less the cells
+  // repairs freed), a bit a cell, reference_words_ words a row; restored_ counts the cells
+  // freed since the build that it had free.
+  std::vector<std::uint64_t> reference_;
+  int reference_words_ = 0;
+  std::uint64_t restored_ = 0, blocked_base_ = 0;  // blocked_base_: blocked on the map, free on the reference, at the last count
+  bool reference_blocked(int x, int y) const {
+    if (x < 0 || y < 0 || x >= reference_words_ * 64 || y >= rows_of_reference()) return true;
+    return (reference_[static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_) +
+                       static_cast<std::size_t>(x >> 6)] >> (x & 63) & 1u) != 0;
+  }
+  int rows_of_reference() const {
+    return reference_words_ == 0 ? 0 : static_cast<int>(reference_.size() / static_cast<std::size_t>(reference_words_));
+  }
+  void take_reference(const grid_map& map);
+  std::size_t seed(int l, std::vector<std::uint64_t>& seeds) const;  // a repair's seeds for landmark l
+  // Calls cell(x, y) for the cells free on the map and blocked on the reference while it
+  // returns true; returns how many cells it passed are blocked on the map, free on the reference.
+  template <class Cell>
+  std::uint64_t compare_with_reference(const grid_map& map, Cell&& cell) const;
+  std::uint32_t reference_cells(int ox, int oy, int n) const;  // as gather_cells, on the reference
   // A repair under way: the landmark it is at (-1: none), whether its seeds are queued, the
   // map's cells_freed() it catches up to, and its queues.
   int repair_at_ = -1;
   bool repair_seeded_ = false;
   std::uint64_t repair_to_ = 0;
+  std::vector<point> repair_cells_;  // the pass's cells freed that the reference had blocked
   detail::landmark_queues_box repair_queues_;
 };
 
@@ -258,6 +299,9 @@ class landmark_builder {
   // the others hold kUnreached (which every bound skips), so a search may use it at once
   // (lddb/prepare.hpp does, for the map the builder was made from). Valid until take().
   const landmark_set& partial() const;
+  // landmark_set::frees_need_repair for the set this builder will hand over, against the
+  // map it copied: whether the repair after take() will have work.
+  bool frees_need_repair(const grid_map& map, std::uint64_t since) const;
   int built() const;                // landmarks whose tables are complete
   const grid_map& source() const;   // the builder's copy of the map, as it was when the builder was made
   std::size_t memory_bytes() const;  // the tables and the work arrays of the Dijkstra

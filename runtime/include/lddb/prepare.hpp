@@ -20,21 +20,22 @@
 // Kept current. set_blocked stays O(1): blocking a cell leaves the landmark tables lower
 // bounds (admissible, merely less tight), freeing one makes them possibly too long, so from
 // then on every search goes without them (the rule's own heuristic, always safe) until
-// prepare_step has repaired them from the map's journal of freed cells (a one-door repair
-// takes microseconds to a few milliseconds at 512 x 512). No search ever reads a table
-// that could overestimate. After more frees than the journal keeps, or when many cells
-// were blocked since the tables were built (they would be loose), prepare_step rebuilds
-// them in slices while the searches go on with what is safe.
+// prepare_step has caught up with the map's journal of freed cells: a cell the tables'
+// map had free (a door shut after the build and opened again) costs nothing, one it had
+// blocked a repair (microseconds to a few milliseconds at 512 x 512). No search ever reads
+// a table that could overestimate. When many cells stay blocked since the tables were
+// built (they would be loose) and the map holds still, prepare_step rebuilds them in
+// slices while the searches go on with what is safe.
 //
-// Maps that change. Landmarks pay on a map that holds still; on one that changes often
-// their upkeep (a repair after every freed cell, a rebuild of every table after many
-// blocked cells, the slices of a build) costs more than they save: several times the
-// searches' own time on the GPPC dynamic track's scenarios (docs/decisions.md).
-// So prepare_step watches how often the map changes: once kChangingSteps of its last
-// kChangeWindow calls saw cells change (or one did while they were still being built),
+// Maps that change. Doors and buildings that come and go around the map the landmarks
+// were built on cost them nothing, and the landmarks stay. Cells freed beyond it cost a
+// repair each, and on a map where that happens often the upkeep (repairs, rebuilds, the
+// slices of a build) costs more than the landmarks save (docs/decisions.md). So
+// prepare_step watches how often the landmarks must pay: once kChangingSteps of its last
+// kChangeWindow calls saw such frees (or one did while they were still being built),
 // it sets the plan's landmarks aside (their tables
 // freed, state set_aside; the searches go on with the rest of the preparation, which
-// needs no upkeep), and once kQuietSteps calls in a row saw none it plans again and
+// needs no upkeep), and once kQuietSteps calls in a row saw no change it plans again and
 // builds them in slices. A door shut now and then is still repaired (microseconds). After
 // changes to kReplanShare of the map's cells since the plan (a region redrawn, a whole
 // map switched) it plans again, the choice of jumps and open squares included. Landmarks
@@ -134,7 +135,10 @@ struct prepare_options {
   std::optional<bool> jumps;         // instead of the plan's choice (true only where jump_point_search_supports the rule)
   landmark_placement placement = landmark_placement::farthest;  // where the landmarks go
   // Rebuild the landmarks (in slices, by prepare_step) once this many cells were blocked
-  // since they were built: blocked cells leave them admissible but loose. 0: never.
+  // since they were built, less those freed again (landmark_set::cells_blocked_since), and
+  // the map has held still for kSettledSteps calls: blocked cells leave them admissible but
+  // loose, and a rebuild while blocks come and go would turn each lifted one into a repair.
+  // 0: never.
   std::uint64_t rebuild_after_blocked = 1024;
   // Set the plan's landmarks aside while the map changes often (see "Maps that change"
   // above). False: keep them current whatever the map does.
@@ -142,6 +146,7 @@ struct prepare_options {
 };
 inline constexpr int kChangeWindow = 64;  // prepare_step calls watched (at most 64)
 inline constexpr std::uint64_t kQuietSteps = 1024;  // calls in a row without a change: it holds still
+inline constexpr std::uint64_t kSettledSteps = 64;  // the same, before a rebuild after blocked cells
 
 enum class preparation_state : std::uint8_t {
   ready,     // everything planned is built and current

@@ -1,20 +1,27 @@
 // landmark_set::repair: lowering the tables after cells were freed. See lddb/landmarks.hpp.
 //
-// Freeing a cell only adds moves, and only moves from points whose pattern of cells
-// around them holds the freed cell: the 3 x 3 cells around it under tile and octile, its 4
-// corners under any-angle (a vertex's moves read its 4 cells). So, per landmark, the
-// points around the freed cells are settled again at the distances they have (they are
-// the seeds of the Dijkstra, sorted into its third queue), and every point a move from a
-// settled point shortens is pushed and settled in turn: the standard Dijkstra with the old
-// distances as upper bounds, which ends at the least costs over the map as it is when
-// only cells were freed since they were exact. Blocked cells are not seeds: a path does
-// not pass through one, and their old entries could lower their neighbours' below a
-// useful bound.
+// The tables are exact or lower bounds for the reference map (the map built from, less
+// the cells repairs freed), whose free cells include every free cell of the map: cells
+// freed that the reference has free change nothing and are only counted. Freeing a
+// cell of the reference only adds moves, and only moves from points whose pattern of
+// cells around them holds the freed cell: the 3 x 3 cells around it under tile and
+// octile, its 4 corners under any-angle (a vertex's moves read its 4 cells). So, per
+// landmark, the points around those cells are settled again at the distances they have
+// (they are the seeds of the Dijkstra, sorted into its third queue), and every point a
+// move of the reference from a settled point shortens is pushed and settled in turn: the
+// standard Dijkstra with the old distances as upper bounds, which ends at the least costs
+// over the reference when they were exact before. The moves are the reference's, not the
+// map's: a cell blocked now but free on the reference may open again without a repair,
+// and the distances through it must already be counted. Cells blocked on the reference
+// are not seeds: a path does not pass through one, and their old entries could lower
+// their neighbours' below a useful bound.
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <array>
 
 #include "prepare/landmark_dial.hpp"
+#include "prepare/landmark_reference.hpp"
 #include "lddb/landmarks.hpp"
 #include "lddb/moves.hpp"
 
@@ -33,20 +40,19 @@ point decode(std::size_t i) {
   return {static_cast<int>(i & kRowMask), static_cast<int>(i >> kRowShift)};
 }
 
-// Queues the seeds of landmark `l` for the cells freed with numbers [from, to); returns
-// how many.
-std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint64_t from, std::uint64_t to,
-                 std::vector<std::uint64_t>& seeds) {
-  const bool vertices = set.rule_of().on_vertices();
+}  // namespace
+
+// Queues the seeds of landmark `l` for the pass's cells; returns how many.
+std::size_t landmark_set::seed(int l, std::vector<std::uint64_t>& seeds) const {
+  const bool vertices = rule_.on_vertices();
   const int lo = vertices ? 0 : -1;
-  for (std::uint64_t n = from; n < to; ++n) {
-    const grid_map::cell c = map.freed_cell(n);
+  for (const point c : repair_cells_) {
     for (int dy = lo; dy <= 1; ++dy)
       for (int dx = lo; dx <= 1; ++dx) {
         const point p{c.x + dx, c.y + dy};
-        if (!set.has_point(p) || (!vertices && map.blocked(p.x, p.y))) continue;
-        const std::uint32_t d = set.distance(p, l);
-        if (d == landmark_set::kUnreached) continue;
+        if (!has_point(p) || (!vertices && reference_blocked(p.x, p.y))) continue;
+        const std::uint32_t d = distance(p, l);
+        if (d == kUnreached) continue;
         seeds.push_back(std::uint64_t{d} << 32 | (static_cast<std::uint64_t>(p.y) << kRowShift | static_cast<std::uint64_t>(p.x)));
       }
   }
@@ -55,7 +61,45 @@ std::size_t seed(const landmark_set& set, const grid_map& map, int l, std::uint6
   return seeds.size();
 }
 
-}  // namespace
+void landmark_set::take_reference(const grid_map& map) {
+  reference_words_ = (map.width() + 63) >> 6;
+  reference_.resize(static_cast<std::size_t>(reference_words_) * static_cast<std::size_t>(map.height()));
+  for (int y = 0; y < map.height(); ++y)
+    for (int k = 0; k < reference_words_; ++k)  // cells past the map's width read as blocked
+      reference_[static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_) + static_cast<std::size_t>(k)] =
+          map.row_bits(k * 64, y);
+}
+
+std::uint32_t landmark_set::reference_cells(int ox, int oy, int n) const {
+  std::uint32_t bits = 0;
+  for (int ly = 0; ly < n; ++ly)
+    for (int lx = 0; lx < n; ++lx)
+      if (reference_blocked(ox + lx, oy + ly)) bits |= 1u << (ly * n + lx);
+  return bits;
+}
+
+template <class Cell>
+std::uint64_t landmark_set::compare_with_reference(const grid_map& map, Cell&& cell) const {
+  std::uint64_t blocked_beyond = 0;
+  const std::uint64_t* ref = reference_.data();
+  for (int y = 0; y < rows_of_reference(); ++y, ref += reference_words_) {
+    const std::uint64_t* row = map.row_line(y);
+    for (int k = 0; k < reference_words_; ++k) {
+      if (const std::uint64_t closed = row[k] & ~ref[k]; closed != 0)  // few: a popcount is a call here
+        blocked_beyond += static_cast<std::uint64_t>(std::popcount(closed));
+      for (std::uint64_t beyond = ~row[k] & ref[k]; beyond != 0; beyond &= beyond - 1)
+        if (!cell(k * 64 + std::countr_zero(beyond), y)) return blocked_beyond;
+    }
+  }
+  return blocked_beyond;
+}
+
+bool landmark_set::frees_need_repair(const grid_map& map, std::uint64_t since) const {
+  return detail::freed_beyond(
+      map, since, [this](int x, int y) { return reference_blocked(x, y); },
+      [this](int y) { return reference_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_); },
+      reference_words_);
+}
 
 landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
   if (count_ == 0 || map.identity() != map_identity_) return landmark_repair::rebuild_needed;
@@ -67,24 +111,47 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
   for (;;) {
     if (repair_at_ < 0) {  // a new pass, over every landmark, up to the cells freed by now
       if (cells_freed_ == map.cells_freed()) return landmark_repair::current;
+      repair_to_ = map.cells_freed();
+      repair_cells_.clear();
+      if (map.freed_kept_since(cells_freed_)) {
+        for (std::uint64_t n = cells_freed_; n < repair_to_; ++n) {
+          const grid_map::cell c = map.freed_cell(n);
+          if (reference_blocked(c.x, c.y)) repair_cells_.push_back({c.x, c.y});
+          else ++restored_;
+        }
+        work -= std::min<std::uint64_t>(work, repair_to_ - cells_freed_);
+      } else {  // more than the journal keeps: the map against the reference, a word at a time
+        // The count of blocked cells starts again from the map as it is.
+        blocked_base_ = compare_with_reference(map, [this](int x, int y) {
+          repair_cells_.push_back({x, y});
+          return true;
+        });
+        restored_ = 0;
+        cells_blocked_ = map.cells_blocked();
+        work -= std::min<std::uint64_t>(work, static_cast<std::uint64_t>(map.height()) * static_cast<std::uint64_t>(reference_words_));
+      }
+      for (const point c : repair_cells_)
+        reference_[static_cast<std::size_t>(c.y) * static_cast<std::size_t>(reference_words_) +
+                   static_cast<std::size_t>(c.x >> 6)] &= ~(std::uint64_t{1} << (c.x & 63));
+      if (repair_cells_.empty()) {  // only restored cells: nothing to lower
+        cells_freed_ = repair_to_;
+        continue;
+      }
       repair_at_ = 0;
       repair_seeded_ = false;
-      repair_to_ = map.cells_freed();
     }
     if (!repair_seeded_) {
       landmark_dial::clear(repair_queues_.get());
-      if (!map.freed_kept_since(cells_freed_)) {  // stays not current: every later call says so too
-        repair_at_ = -1;
-        repair_queues_.reset();
-        return landmark_repair::rebuild_needed;
-      }
-      const std::size_t n = seed(*this, map, repair_at_, cells_freed_, repair_to_, repair_queues_.get().queue[2]);
+      const std::size_t n = seed(repair_at_, repair_queues_.get().queue[2]);
       work -= std::min<std::uint64_t>(work, n);
       repair_seeded_ = true;
     }
     std::uint64_t settled = 0;
     const std::size_t l = static_cast<std::size_t>(repair_at_);
-    const auto moves = [&](std::size_t i) { return landmark_dial::legal_moves(map, moves_.data(), vertices, decode(i)); };
+    const auto moves = [&](std::size_t i) {
+      const point p = decode(i);
+      return unsigned{moves_[reference_cells(p.x - 1, p.y - 1, vertices ? 2 : 3)]};
+    };
     const bool over =
         width_ == landmark_width::bits32
             ? landmark_dial::run(

@@ -14,6 +14,7 @@
 #include "lddb/moves.hpp"
 #include "lddb/splitmix.hpp"
 #include "prepare/landmark_dial.hpp"
+#include "prepare/landmark_reference.hpp"
 #include "prepare/landmark_units.hpp"
 #include "prepare/page_vector.hpp"
 
@@ -485,9 +486,20 @@ bool landmark_builder::step(std::uint64_t work) {
 
 landmark_set landmark_builder::take() {
   if (!done() || !s_) throw std::logic_error("landmark_builder::take: the set is not built yet");
+  release(s_->legal);  // first, so that the reference adds nothing to the build's peak
+  release(s_->dist);
+  s_->set.take_reference(s_->map);
   landmark_set out = std::move(s_->set);
   s_.reset();
   return out;
+}
+
+bool landmark_builder::frees_need_repair(const grid_map& map, std::uint64_t since) const {
+  if (!s_) return false;
+  const grid_map& copy = s_->map;
+  return detail::freed_beyond(
+      map, since, [&copy](int x, int y) { return copy.blocked(x, y); },
+      [&copy](int y) { return copy.row_line(y); }, (copy.width() + 63) >> 6);
 }
 
 const landmark_set& landmark_builder::partial() const {

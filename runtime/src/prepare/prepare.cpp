@@ -282,8 +282,16 @@ void set_landmarks_aside(detail::prepared_rule& p) {
 void follow_changes(detail::prepared_rule& p, const grid_map& map) {
   const std::uint64_t now = changes_of(map);
   const bool changed = now != p.changes_at_step;
+  // What the landmarks pay for: a cell freed that their tables' map has blocked (a repair).
+  // Blocked cells, and freed cells their map has free, cost them nothing (lddb/landmarks.hpp).
+  // Without tables to ask, any change counts.
+  const bool freed = map.cells_freed() != p.freed_at_step;
+  const bool costly = p.set       ? freed && p.set->frees_need_repair(map, p.freed_at_step)
+                      : p.builder ? freed && p.builder->frees_need_repair(map, p.freed_at_step)
+                                  : changed;
   p.changes_at_step = now;
-  p.changed_steps = p.changed_steps << 1 | (changed ? 1u : 0u);
+  p.freed_at_step = map.cells_freed();
+  p.changed_steps = p.changed_steps << 1 | (costly ? 1u : 0u);
   p.quiet_steps = changed ? 0 : p.quiet_steps + 1;
   if (!p.options.adapt_to_change || p.options.landmarks) return;
   const double cells = static_cast<double>(map.width()) * static_cast<double>(map.height());
@@ -303,7 +311,7 @@ void follow_changes(detail::prepared_rule& p, const grid_map& map) {
   // A change during the build sets them aside at once: the tables would be repaired or
   // rebuilt before they ever served a search.
   const bool building = p.builder != nullptr || p.worker.joinable();
-  if (p.plan.landmarks > 0 && ((changed && building) || std::popcount(p.changed_steps & window) >= kChangingSteps))
+  if (p.plan.landmarks > 0 && ((costly && building) || std::popcount(p.changed_steps & window) >= kChangingSteps))
     set_landmarks_aside(p);
 }
 
@@ -343,6 +351,9 @@ bool step_one(detail::prepared_rule& p, grid_map& map, std::uint64_t& work) {
     if (r == landmark_repair::unfinished) return false;
   }
   if (p.options.rebuild_after_blocked != 0 && p.set->cells_blocked_since(map) >= p.options.rebuild_after_blocked) {
+    // Not while the map still changes: blocks lifted again cost the old tables nothing, and
+    // would cost new ones, built with them blocked, a repair each.
+    if (p.quiet_steps < kSettledSteps) return false;
     p.builder = new_builder(p, map);
     return false;
   }
@@ -358,6 +369,7 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   p.options = options;
   p.plan = planned(p, map);
   p.changes_at_step = p.changes_at_plan = changes_of(map);
+  p.freed_at_step = map.cells_freed();
   detail::build_components(r, map);  // the first query would build them (4-40 ms at 2048 x 2048)
   if (p.plan.jumps) detail::jump_table_access::make(map);  // jump point search reads them, kept current by the map
   if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))

@@ -36,9 +36,10 @@ struct prepared_rule {
   std::shared_ptr<landmark_set> worker_set;
   double prepare_ms = 0, step_ms = 0;
   // How fast the map changes, as prepare_step sees it (prepare.hpp, "Maps that change"):
-  // the map's count of changed cells at the last step and at the last plan, which of the
-  // last 64 steps saw a change (bit 0 the last), and the steps since the last change.
-  std::uint64_t changes_at_step = 0, changes_at_plan = 0;
+  // the map's count of changed cells at the last step and at the last plan, its count of
+  // freed cells at the last step, which of the last 64 steps saw a change the landmarks
+  // must pay for (bit 0 the last), and the steps since the last change of any kind.
+  std::uint64_t changes_at_step = 0, changes_at_plan = 0, freed_at_step = 0;
   std::uint64_t changed_steps = 0, quiet_steps = 0;
   bool set_aside = false;  // the plan's landmarks are set aside while the map changes
   // Frees the tables set aside, off the caller's frame (see set_landmarks_aside).
