@@ -2,8 +2,10 @@
 // track, implementing the start kit's Entry.h (built against the start kit's own header,
 // never a copy of it: gppc/CMakeLists.txt) on lddb's public API, as a game would use it:
 //
-//   gppc_search_init  the whole map into a grid_map, prepare (what pays for the map),
-//                     reserve a search_context for the whole map;
+//   gppc_search_init  the whole map into a grid_map, prepare (what pays for the map) whole
+//                     (prepare_mode::complete: the track does not time its preprocessing,
+//                     as a game does not time its level's load), reserve a search_context
+//                     for the whole map;
 //   gppc_map_change   each patch written as a rectangle of cells, then prepare_step;
 //   gppc_get_path     find_path with default options, the path handed back as its
 //                     turning points (the track accepts straight and 45-degree runs).
@@ -107,6 +109,7 @@ void* gppc_search_init(gppc_patch active_map, const char*) {
     e->prepared = mode == nullptr || std::strcmp(mode, "none") != 0;
     lddb::prepare_options o;
     if (mode != nullptr && std::strcmp(mode, "no-landmarks") == 0) o.landmarks = 0;
+    o.mode = lddb::prepare_mode::complete;  // what slices would leave to the timed changes
     if (e->prepared) lddb::prepare(*e->db, e->map, o);
     e->ctx.reserve(*e->db, e->map);
     return e.release();
