@@ -383,15 +383,22 @@ TEST(JumpSearch, Choice) {
   }
   grid_map rooms = lddb::make_rooms_map(128, 128, 16, 3);
   grid_map scattered = lddb::make_random_map(128, 128, 25, 3);
+  grid_map wide_scattered = lddb::make_random_map(1100, 1000, 25, 3);  // past the jump tables' kMaxCells
   EXPECT_LT(lddb::corner_share(rooms), lddb::kMaxJumpCorners);
   EXPECT_GT(lddb::corner_share(scattered), lddb::kMaxJumpCorners);
+  EXPECT_GT(lddb::corner_share(wide_scattered), lddb::kMaxJumpCorners);
   const lddb::database& db = lddb_test::db_for(kOctile);
-  lddb::prepare_options o;
-  o.mode = lddb::prepare_mode::complete;
+  lddb::prepare_options o, no_landmarks;
+  o.mode = no_landmarks.mode = lddb::prepare_mode::complete;
+  no_landmarks.landmarks = 0;
+  // The cell rules jump wherever the map has jump tables, among scattered cells too; past
+  // their size, and for any-angle, only where corners are few.
   EXPECT_TRUE(lddb::prepare(db, rooms, o).plan.jumps);
-  EXPECT_FALSE(lddb::prepare(db, scattered, o).plan.jumps);
+  EXPECT_TRUE(lddb::prepare(db, scattered, o).plan.jumps);
+  EXPECT_FALSE(lddb::prepare(db, wide_scattered, no_landmarks).plan.jumps);
   EXPECT_TRUE(lddb::prepare(lddb_test::db_for(kTile), rooms, o).plan.jumps);
-  EXPECT_FALSE(lddb::prepare(lddb_test::db_for(kTile), scattered, o).plan.jumps);
+  EXPECT_TRUE(lddb::prepare(lddb_test::db_for(kTile), scattered, o).plan.jumps);
+  EXPECT_FALSE(lddb::plan_preparation(kTile, wide_scattered).jumps);
   EXPECT_TRUE(lddb::prepare(rule::any_angle(), rooms, o).plan.jumps);
   EXPECT_FALSE(lddb::prepare(rule::any_angle(), scattered, o).plan.jumps);
   search_context ctx;
@@ -402,8 +409,9 @@ TEST(JumpSearch, Choice) {
   // What find_path_search says is what the searches below do.
   EXPECT_TRUE(lddb::find_path_search(db, rooms, search_options()) == lddb::search_kind::jump_point_search);
   EXPECT_FALSE(lddb::find_path_search(db, rooms, block_only) == lddb::search_kind::jump_point_search);
-  EXPECT_FALSE(lddb::find_path_search(db, scattered, search_options()) == lddb::search_kind::jump_point_search);
-  EXPECT_TRUE(lddb::find_path_search(db, scattered, forced) == lddb::search_kind::jump_point_search);
+  EXPECT_TRUE(lddb::find_path_search(db, scattered, search_options()) == lddb::search_kind::jump_point_search);
+  EXPECT_FALSE(lddb::find_path_search(db, wide_scattered, search_options()) == lddb::search_kind::jump_point_search);
+  EXPECT_TRUE(lddb::find_path_search(db, wide_scattered, forced) == lddb::search_kind::jump_point_search);
   search_options unprepared, other_rule;
   unprepared.diagnostics.use_prepared = false;
   other_rule.expected_rule = kTile;
@@ -419,13 +427,15 @@ TEST(JumpSearch, Choice) {
     EXPECT_EQ(jumped.cost, blocks.cost);
     EXPECT_EQ(jumped.path, direct.path) << "Block A* hands the query over unchanged";
     EXPECT_EQ(jumped.stats.expanded, direct.stats.expanded);
-    // On the scattered map Block A* answers itself unless told to jump.
-    const point a = random_free(rng, scattered), b = random_free(rng, scattered);
-    const search_result own = lddb::find_path(db, scattered, a, b, search_options(), ctx);
-    const search_result told = lddb::find_path(db, scattered, a, b, forced, ctx);
+    // On the wide scattered map Block A* answers itself unless told to jump.
+    const point a = random_free(rng, wide_scattered), b = random_free(rng, wide_scattered);
+    const search_result own = lddb::find_path(db, wide_scattered, a, b, search_options(), ctx);
+    const search_result told = lddb::find_path(db, wide_scattered, a, b, forced, ctx);
     ASSERT_EQ(own.status, told.status);
+    EXPECT_EQ(own.searched, lddb::search_kind::block_astar);
     EXPECT_EQ(own.cost, told.cost);
-    EXPECT_EQ(told.stats.expanded, lddb::jump_point_search(kOctile, scattered, a, b, search_options(), ctx).stats.expanded);
+    EXPECT_EQ(told.stats.expanded,
+              lddb::jump_point_search(kOctile, wide_scattered, a, b, search_options(), ctx).stats.expanded);
   }
 }
 

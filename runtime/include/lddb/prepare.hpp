@@ -86,10 +86,13 @@ struct preparation_plan {
 // open maps the tables cost more reads than they save (the bars and the figures that set
 // them: docs/decisions.md).
 // Jumps: under a rule jump_point_search supports, on every map whose corner_share is below
-// kMaxJumpCorners. Jump point search stops its row scans at the corners of obstacles, so
-// it is fast where they are few (rooms, caves, corridors: docs/benchmarks.md, "Jump point
-// search") and slower than Block A* where obstacles are scattered cells (random maps, and
-// the maze of 1-wide corridors). Any-angle the same way (on the cells, pulled tight;
+// kMaxJumpCorners, and for tile and octile on every map small enough for jump tables
+// (up to 1024 x 1024). Jump point search stops its row scans at the corners of obstacles:
+// scanning the bits, it is fast where they are few (rooms, caves, corridors:
+// docs/benchmarks.md, "Jump point search") and slower than Block A* where obstacles are
+// scattered cells (random maps, and the maze of 1-wide corridors); reading the tables, a
+// scan is one read wherever it stops, and it is faster there too. Any-angle by the corner
+// share alone (on the cells, pulled tight, its paths are longer among scattered cells;
 // docs/benchmarks.md, "Any-angle by jumps").
 preparation_plan plan_preparation(const rule& r, const grid_map& map);
 inline constexpr std::uint64_t kMinLandmarkCells = 2048;

@@ -123,9 +123,14 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
                 static_cast<unsigned long long>(cells));
   if (jump_point_search_supports(r)) {
     const double corners = corner_share(map);
-    plan.jumps = corners < kMaxJumpCorners;
+    // With jump tables a scan is a read wherever it stops, so the cell rules jump on any
+    // map that has them; any-angle keeps Block A* among many corners, where its paths are
+    // shorter than cells pulled tight (docs/benchmarks.md, "Jump point search").
+    const bool tabled = !r.on_vertices() && cells <= detail::jump_tables::kMaxCells;
+    plan.jumps = corners < kMaxJumpCorners || tabled;
     const std::size_t n = std::strlen(buf);
-    std::snprintf(buf + n, sizeof buf - n, ", %.3f corners a free cell", corners);
+    std::snprintf(buf + n, sizeof buf - n, ", %.3f corners a free cell%s", corners,
+                  tabled && corners >= kMaxJumpCorners ? ", jump tables" : "");
   }
   plan.why = buf;
   if (plan.narrow_landmarks && plan.landmarks > 0) {
