@@ -289,7 +289,8 @@ void follow_changes(detail::prepared_rule& p, const grid_map& map) {
   const bool changed = now != p.changes_at_step;
   // What the landmarks pay for: a cell freed that their tables' map has blocked (a repair).
   // Blocked cells, and freed cells their map has free, cost them nothing (lddb/landmarks.hpp).
-  // Without tables to ask, any change counts.
+  // Without tables to ask (none yet, or a worker thread's build on its own copy), any
+  // change counts.
   const bool freed = map.cells_freed() != p.freed_at_step;
   const bool costly = p.set       ? freed && p.set->frees_need_repair(map, p.freed_at_step)
                       : p.builder ? freed && p.builder->frees_need_repair(map, p.freed_at_step)
