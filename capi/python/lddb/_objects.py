@@ -206,8 +206,10 @@ class Landmarks(_Handle):
         return bool(c.value)
 
     def repair(self, grid: Map) -> None:
-        """Lowers only the distances that cells freed since make shorter, so the set is current
-        again; raises RebuildNeeded when it cannot catch up (build a new set then)."""
+        """Catches up with the cells freed since, so the set is current again: a cell that was
+        free when the set was built costs nothing, one that was blocked lowers only the
+        distances it makes shorter. Raises RebuildNeeded for another map (build a new set
+        then)."""
         self.lib.check(self.lib._c.lddb_landmarks_repair(self.handle, grid.handle))
 
 

@@ -176,7 +176,8 @@ class grid_map {
   // been blocked again since. A copy has the same journal (and another identity).
   static constexpr std::uint64_t kFreedJournal = 1024;
   // Are all the cells freed since the count was `since` still kept? False when more than
-  // kFreedJournal have been freed since (the cache must be rebuilt) or `since` is ahead.
+  // kFreedJournal have been freed since (the cache must find them another way: landmark
+  // sets compare the map with their own) or `since` is ahead.
   bool freed_kept_since(std::uint64_t since) const {
     return since <= cells_freed_ && cells_freed_ - since <= kFreedJournal;
   }

@@ -19,8 +19,8 @@ struct prepared_rule {
   preparation_plan plan;
   prepare_options options;
   // The complete set, current or not. While `builder` runs for a rebuild after blocked cells,
-  // it stays in use (blocking keeps it admissible); after more frees than the journal
-  // keeps it is left not current, never read. Shared, so that a sliced query keeps the set
+  // it stays in use (blocking keeps it admissible); after frees it is not current, never
+  // read, until prepare_step's repair has caught up. Shared, so that a sliced query keeps the set
   // it began with alive when prepare_step replaces it (search_context holds a reference).
   std::shared_ptr<landmark_set> set;
   // Landmarks being built in slices (prepare_step): its partial set serves the searches
