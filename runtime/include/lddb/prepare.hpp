@@ -32,11 +32,11 @@
 // repair each, and on a map where that happens often the upkeep (repairs, rebuilds, the
 // slices of a build) costs more than the landmarks save (docs/decisions.md). So
 // prepare_step watches how often the landmarks must pay: once kChangingSteps of its last
-// kChangeWindow calls saw such frees (or one did while they were still being built),
-// it sets the plan's landmarks aside (their tables
-// freed, state set_aside; the searches go on with the rest of the preparation, which
-// needs no upkeep), and once kQuietSteps calls in a row saw no change it plans again and
-// builds them in slices. A door shut now and then is still repaired (microseconds). After
+// kChangeWindow calls saw such frees (or one did while they were still being built), it
+// sets the plan's landmarks aside (their tables freed, state set_aside; the searches go on
+// with the rest of the preparation, which needs no upkeep), and once kQuietSteps calls in
+// a row saw no change it plans again and builds them in slices. A wall opened now and then
+// is still repaired (what it reroutes: "Landmark repair" in docs/benchmarks.md). After
 // changes to kReplanShare of the map's cells since the plan (a region redrawn, a whole
 // map switched) it plans again, the choice of jumps and open squares included. Landmarks
 // asked for by count (prepare_options::landmarks), or with prepare_options::adapt_to_change
