@@ -309,9 +309,8 @@ TEST(Repair, RestoredCellsCostNothing) {
 TEST(Repair, RebuildNeeded) {
   const rule r = rule::octile();
   grid_map map = lddb::make_random_map(100, 100, 40, 9);
-  landmark_set set;
   // Another map object, even an equal copy; an empty set.
-  set = landmark_set::build(r, map, 3);
+  landmark_set set = landmark_set::build(r, map, 3);
   grid_map copy = map;
   EXPECT_EQ(set.repair(copy), landmark_repair::rebuild_needed);
   EXPECT_EQ(set.repair(map), landmark_repair::current);
