@@ -55,25 +55,26 @@
 // moves: it starts at the points around those cells (read from the map's journal,
 // grid_map::freed_cell), whose moves are new, and goes on only through points whose
 // distance falls, so a door that opens costs what the distances it shortens cost
-// (docs/benchmarks.md, "Landmark repair"). The
-// landmark points stay where they were placed. When no cell was blocked since the build,
-// every entry afterwards equals a fresh build's from the same points; cells blocked since
-// leave their entries lower bounds (a repair never raises an entry), and the repair keeps
-// every entry consistent along every move of the reference, the map's legal moves among
-// them, so the bound stays admissible and consistent. current_for stays false until every landmark is repaired: no search reads a
+// (docs/benchmarks.md, "Landmark repair"). The landmark points stay where they were placed.
+// When no cell was blocked since the build, every entry afterwards equals a fresh build's
+// from the same points; cells blocked since leave their entries lower bounds (a repair
+// never raises an entry), and the repair keeps every entry consistent along every move of
+// the reference, the map's legal moves among them, so the bound stays admissible and
+// consistent. current_for stays false until every landmark is repaired: no search reads a
 // table that could overestimate.
 //
-// When to rebuild. repair says rebuild_needed when the map is another object. When the
-// map has freed more cells than its journal keeps (grid_map::kFreedJournal) since the set
-// was current, the repair finds the cells to lower by comparing the map with the reference
-// a word at a time (O(cells / 64)) instead. Blocking never needs one for correctness, only for tightness: a wall that stays closed
-// leaves the bound as loose as before it closed (searches expand more, their paths stay
-// optimal). A game that closes things for good can watch cells_blocked_since(map) and,
-// past its own threshold (say a few hundred cells, or a door closed for good on a route the
-// landmarks served), start a landmark_builder on the map and run it in slices between
-// frames or on a worker thread, keep searching with the old set meanwhile (blocks keep it
-// admissible, repair keeps up with frees), and swap when it is done: the new set is
-// repaired for the cells freed while it was built by one repair(map) call.
+// When to rebuild. repair says rebuild_needed when the map is another object. When the map
+// has freed more cells than its journal keeps (grid_map::kFreedJournal) since the set was
+// current, the repair finds the cells to lower by comparing the map with the reference a
+// word at a time (O(cells / 64)) instead. Blocking never needs one for correctness, only
+// for tightness: a wall that stays closed leaves the bound as loose as before it closed
+// (searches expand more, their paths stay optimal). A game that closes things for good can
+// watch cells_blocked_since(map) and, past its own threshold (say a few hundred cells, or a
+// door closed for good on a route the landmarks served), start a landmark_builder on the
+// map and run it in slices between frames or on a worker thread, keep searching with the
+// old set meanwhile (blocks keep it admissible, repair keeps up with frees), and swap when
+// it is done: the new set is repaired for the cells freed while it was built by one
+// repair(map) call.
 #pragma once
 
 #include <cstddef>
@@ -249,21 +250,20 @@ class landmark_set {
   std::vector<std::uint64_t> reference_;
   int reference_words_ = 0;
   std::uint64_t restored_ = 0, blocked_base_ = 0;  // blocked_base_: blocked on the map, free on the reference, at the last count
-  bool reference_blocked(int x, int y) const {
-    if (x < 0 || y < 0 || x >= reference_words_ * 64 || y >= rows_of_reference()) return true;
-    return (reference_[static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_) +
-                       static_cast<std::size_t>(x >> 6)] >> (x & 63) & 1u) != 0;
+  const std::uint64_t* reference_row(int y) const {
+    return reference_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_);
   }
-  int rows_of_reference() const {
-    return reference_words_ == 0 ? 0 : static_cast<int>(reference_.size() / static_cast<std::size_t>(reference_words_));
+  std::uint64_t* reference_row(int y) {
+    return reference_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_);
+  }
+  bool reference_blocked(int x, int y) const {  // off the map: blocked
+    if (x < 0 || y < 0 || x >= reference_words_ * 64 ||
+        static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_) >= reference_.size())
+      return true;
+    return (reference_row(y)[x >> 6] >> (x & 63) & 1u) != 0;
   }
   void take_reference(const grid_map& map);
   std::size_t seed(int l, std::vector<std::uint64_t>& seeds) const;  // a repair's seeds for landmark l
-  // Calls cell(x, y) for the cells free on the map and blocked on the reference while it
-  // returns true; returns how many cells it passed are blocked on the map, free on the reference.
-  template <class Cell>
-  std::uint64_t compare_with_reference(const grid_map& map, Cell&& cell) const;
-  std::uint32_t reference_cells(int ox, int oy, int n) const;  // as gather_cells, on the reference
   // A repair under way: the landmark it is at (-1: none), whether its seeds are queued, the
   // map's cells_freed() it catches up to, and its queues.
   int repair_at_ = -1;

@@ -25,13 +25,18 @@ struct small_pattern {
   }
 };
 
-// The n x n cells of the map whose top-left cell is (ox, oy), as small_pattern bits.
-inline std::uint32_t gather_cells(const grid_map& map, int ox, int oy, int n) {
+// The n x n cells whose top-left cell is (ox, oy), as small_pattern bits, read by
+// blocked(x, y): a map's cells, or another record of them (a landmark set's reference).
+template <class Blocked>
+inline std::uint32_t gather_cells_by(Blocked&& blocked, int ox, int oy, int n) {
   std::uint32_t bits = 0;
   for (int ly = 0; ly < n; ++ly)
     for (int lx = 0; lx < n; ++lx)
-      if (map.blocked(ox + lx, oy + ly)) bits |= 1u << (ly * n + lx);
+      if (blocked(ox + lx, oy + ly)) bits |= 1u << (ly * n + lx);
   return bits;
+}
+inline std::uint32_t gather_cells(const grid_map& map, int ox, int oy, int n) {
+  return gather_cells_by([&map](int x, int y) { return map.blocked(x, y); }, ox, oy, n);
 }
 
 // Which of the eight kSteps moves are legal from a point, by the pattern of the cells

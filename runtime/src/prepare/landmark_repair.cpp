@@ -16,7 +16,6 @@
 // are not seeds: a path does not pass through one, and their old entries could lower
 // their neighbours' below a useful bound.
 #include <algorithm>
-#include <bit>
 #include <memory>
 #include <array>
 
@@ -64,41 +63,14 @@ std::size_t landmark_set::seed(int l, std::vector<std::uint64_t>& seeds) const {
 void landmark_set::take_reference(const grid_map& map) {
   reference_words_ = (map.width() + 63) >> 6;
   reference_.resize(static_cast<std::size_t>(reference_words_) * static_cast<std::size_t>(map.height()));
-  for (int y = 0; y < map.height(); ++y)
-    for (int k = 0; k < reference_words_; ++k)  // cells past the map's width read as blocked
-      reference_[static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_) + static_cast<std::size_t>(k)] =
-          map.row_bits(k * 64, y);
-}
-
-std::uint32_t landmark_set::reference_cells(int ox, int oy, int n) const {
-  std::uint32_t bits = 0;
-  for (int ly = 0; ly < n; ++ly)
-    for (int lx = 0; lx < n; ++lx)
-      if (reference_blocked(ox + lx, oy + ly)) bits |= 1u << (ly * n + lx);
-  return bits;
-}
-
-template <class Cell>
-std::uint64_t landmark_set::compare_with_reference(const grid_map& map, Cell&& cell) const {
-  std::uint64_t blocked_beyond = 0;
-  const std::uint64_t* ref = reference_.data();
-  for (int y = 0; y < rows_of_reference(); ++y, ref += reference_words_) {
-    const std::uint64_t* row = map.row_line(y);
-    for (int k = 0; k < reference_words_; ++k) {
-      if (const std::uint64_t closed = row[k] & ~ref[k]; closed != 0)  // few: a popcount is a call here
-        blocked_beyond += static_cast<std::uint64_t>(std::popcount(closed));
-      for (std::uint64_t beyond = ~row[k] & ref[k]; beyond != 0; beyond &= beyond - 1)
-        if (!cell(k * 64 + std::countr_zero(beyond), y)) return blocked_beyond;
-    }
-  }
-  return blocked_beyond;
+  for (int y = 0; y < map.height(); ++y)  // cells past the map's width read as blocked
+    std::copy_n(map.row_line(y), reference_words_, reference_row(y));
 }
 
 bool landmark_set::frees_need_repair(const grid_map& map, std::uint64_t since) const {
   return detail::freed_beyond(
       map, since, [this](int x, int y) { return reference_blocked(x, y); },
-      [this](int y) { return reference_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(reference_words_); },
-      reference_words_);
+      [this](int y) { return reference_row(y); }, reference_words_);
 }
 
 landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
@@ -122,17 +94,16 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
         work -= std::min<std::uint64_t>(work, repair_to_ - cells_freed_);
       } else {  // more than the journal keeps: the map against the reference, a word at a time
         // The count of blocked cells starts again from the map as it is.
-        blocked_base_ = compare_with_reference(map, [this](int x, int y) {
-          repair_cells_.push_back({x, y});
-          return true;
-        });
+        blocked_base_ = detail::compare_with_reference(
+            map, [this](int y) { return reference_row(y); }, reference_words_, [this](int x, int y) {
+              repair_cells_.push_back({x, y});
+              return true;
+            });
         restored_ = 0;
         cells_blocked_ = map.cells_blocked();
         work -= std::min<std::uint64_t>(work, static_cast<std::uint64_t>(map.height()) * static_cast<std::uint64_t>(reference_words_));
       }
-      for (const point c : repair_cells_)
-        reference_[static_cast<std::size_t>(c.y) * static_cast<std::size_t>(reference_words_) +
-                   static_cast<std::size_t>(c.x >> 6)] &= ~(std::uint64_t{1} << (c.x & 63));
+      for (const point c : repair_cells_) reference_row(c.y)[c.x >> 6] &= ~(std::uint64_t{1} << (c.x & 63));
       if (repair_cells_.empty()) {  // only restored cells: nothing to lower
         cells_freed_ = repair_to_;
         continue;
@@ -150,7 +121,8 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
     const std::size_t l = static_cast<std::size_t>(repair_at_);
     const auto moves = [&](std::size_t i) {
       const point p = decode(i);
-      return unsigned{moves_[reference_cells(p.x - 1, p.y - 1, vertices ? 2 : 3)]};
+      return unsigned{moves_[gather_cells_by([this](int x, int y) { return reference_blocked(x, y); }, p.x - 1,
+                                             p.y - 1, vertices ? 2 : 3)]};
     };
     const bool over =
         width_ == landmark_width::bits32
