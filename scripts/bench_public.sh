@@ -18,10 +18,11 @@
 #
 # --scale F draws every map with each cell as F x F cells and scales its queries alike
 # (target_maps.sh's scaled, scaled_scen): the same families at F times the side. --limit N
-# runs N queries spread over each scenario file instead of all of them.
+# runs N queries spread over each scenario file instead of all of them. --every-map runs
+# every map of the maps folder (each family's, with its scenario) instead of the six.
 #
 # Usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours "ARGS"]
-#          [--baseline LDDB] [--scale F] [--limit N] NAME=PATH...
+#          [--baseline LDDB] [--scale F] [--limit N] [--every-map] NAME=PATH...
 # Example: bash scripts/bench_public.sh 2 ANYA=/tmp/anya/run_anya "per-map Block A*=/tmp/anya/run_bastar"
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -30,8 +31,13 @@ if [[ ${1:-} =~ ^[0-9]+$ ]]; then
   rounds=$1
   shift
 fi
-rule=any-angle ours_extra="" baseline="" scale=1 limit=""
+rule=any-angle ours_extra="" baseline="" scale=1 limit="" every_map=0
 while [[ ${1:-} == --* ]]; do
+  if [[ $1 == --every-map ]]; then
+    every_map=1
+    shift
+    continue
+  fi
   case $1 in
     --rule) rule=${2:-} ;;
     --ours) ours_extra=${2:-} ;;
@@ -44,7 +50,7 @@ while [[ ${1:-} == --* ]]; do
 done
 if (($# == 0)) || ((rounds < 1)) || [[ ! $rule =~ ^(tile|octile|any-angle)$ ]] || [[ ! $scale =~ ^[1-9][0-9]*$ ]] ||
   [[ -n $limit && ! $limit =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours \"ARGS\"] [--baseline LDDB] [--scale F] [--limit N] NAME=PATH..." >&2
+  echo "usage: bash scripts/bench_public.sh [ROUNDS] [--rule tile|octile|any-angle] [--ours \"ARGS\"] [--baseline LDDB] [--scale F] [--limit N] [--every-map] NAME=PATH..." >&2
   exit 2
 fi
 [[ -z $baseline || -x $baseline ]] || { echo "bench_public.sh: --baseline $baseline is not an executable lddb" >&2; exit 2; }
@@ -58,6 +64,14 @@ for spec in "$@"; do
   paths+=("${spec#*=}")
 done
 source scripts/target_maps.sh
+if ((every_map)); then
+  target_maps=()
+  for f in "$maps_dir"/*/*.map; do
+    rel=${f#"$maps_dir"/}
+    target_maps+=("${rel%.map}")
+  done
+  ((${#target_maps[@]})) || { echo "bench_public.sh: no maps in $maps_dir" >&2; exit 2; }
+fi
 lddb=build/tools/lddb
 [[ -x $lddb ]] || { echo "bench_public.sh: $lddb is missing: build first (bash scripts/test.sh)" >&2; exit 2; }
 
@@ -94,7 +108,7 @@ theirs() {
 # least LINE BEST -> the one of the two with the lesser mean time (field 3)
 least() { if [[ -z $2 ]] || awk -v a="$(cut -d' ' -f3 <<<"$1")" -v b="$(cut -d' ' -f3 <<<"$2")" 'BEGIN { exit !(a < b) }'; then echo "$1"; else echo "$2"; fi; }
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule${ours_extra:+; ours with $ours_extra}; maps scaled $scale times; ${limit:-all} queries a map; least of $rounds run(s) each, in turn"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); $rule${ours_extra:+; ours with $ours_extra}; ${#target_maps[@]} maps scaled $scale times; ${limit:-all} queries a map; least of $rounds run(s) each, in turn"
 echo
 header="| map | queries | Block A* µs | Block A* length"
 sep="|---|---|---|---"

@@ -18,16 +18,9 @@
 //   Choice         corner_share against a count cell by cell; prepare chooses jumps on rooms,
 //                  for every rule, not on scattered cells; Block A* then answers with the same
 //                  costs, and search_diagnostics::search overrides find_path's choice
-//   AnyAngle       any-angle by jumps on 400 small generated maps changed between queries,
-//                  both squeeze rules (and the double corners set_blocked counts against a
-//                  count written apart): legal paths, never shorter than the oracle's least
-//                  cost (the visibility graph), found exactly when the oracle finds a path,
-//                  tight (no waypoint whose neighbours see each other), mostly optimal
-//   AnyAngleScenario  legal paths on five benchmark maps, in all within 0.2% of Block A*'s
-//   AnyAngleChoice Block A* hands an any-angle query over on a prepared map; a way only
-//                  through a double corner under squeeze=allowed is still found
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -49,6 +42,7 @@
 #include "test_db.hpp"
 #include "test_map.hpp"
 #include "test_scenarios.hpp"
+#include "jump_test_maps.hpp"
 
 namespace {
 
@@ -66,42 +60,9 @@ const rule kOctile = rule::octile();
 const rule kOctile15 = rule::octile(lddb::corner_cutting::forbidden, *lddb::parse_diagonal_cost("1.5"));
 const rule kTile = rule::tile();
 
-point random_free(std::mt19937_64& rng, const grid_map& m) {
-  for (int tries = 0; tries < 10000; ++tries) {
-    const point p{std::uniform_int_distribution<int>(0, m.width() - 1)(rng),
-                  std::uniform_int_distribution<int>(0, m.height() - 1)(rng)};
-    if (!m.blocked(p.x, p.y)) return p;
-  }
-  return {-1, -1};
-}
-
-// Random cells blocked, or rooms with doors, or both: the ground jump point search is for.
-lddb_test::test_map generated(std::mt19937_64& rng, int w, int h) {
-  lddb_test::test_map t = lddb_test::empty_map(w, h);
-  std::uniform_int_distribution<int> roll(0, 99);
-  const int kind = roll(rng) % 3, density = roll(rng) % 35;
-  if (kind != 1)
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x)
-        if (roll(rng) < density) t.set_blocked(x, y, true);
-  if (kind != 0) {  // walls every `room` cells with a gap of 1 to 3 cells in each stretch
-    const int room = 4 + roll(rng) % 12;
-    for (int y = room; y < h; y += room)
-      for (int x = 0; x < w; ++x) t.set_blocked(x, y, x % room >= 1 + roll(rng) % 3);
-    for (int x = room; x < w; x += room)
-      for (int y = 0; y < h; ++y)
-        if (y % room != 0) t.set_blocked(x, y, y % room >= 1 + roll(rng) % 3);
-  }
-  return t;
-}
-
-void change_some(std::mt19937_64& rng, lddb_test::test_map& t, int count) {
-  for (int i = 0; i < count; ++i) {
-    const int x = std::uniform_int_distribution<int>(0, t.map.width() - 1)(rng);
-    const int y = std::uniform_int_distribution<int>(0, t.map.height() - 1)(rng);
-    t.set_blocked(x, y, !t.map.blocked(x, y));
-  }
-}
+using jump_test::change_some;
+using jump_test::generated;
+using jump_test::random_free;
 
 TEST(JumpSearch, LineBits) {
   std::mt19937_64 rng(11);
@@ -437,169 +398,6 @@ TEST(JumpSearch, Choice) {
     EXPECT_EQ(told.stats.expanded,
               lddb::jump_point_search(kOctile, wide_scattered, a, b, search_options(), ctx).stats.expanded);
   }
-}
-
-// A random vertex of the map, usable or not (the search answers invalid_start / invalid_goal).
-point random_vertex(std::mt19937_64& rng, const grid_map& m) {
-  return {std::uniform_int_distribution<int>(0, m.width())(rng), std::uniform_int_distribution<int>(0, m.height())(rng)};
-}
-
-TEST(JumpSearch, AnyAngle) {
-  std::mt19937_64 rng(4242);
-  search_context ctx;
-  int found = 0, none = 0, optimal = 0, refusals = 0;
-  double excess = 0;
-  for (int m = 0; m < 400; ++m) {
-    const rule r = rule::any_angle(m % 2 == 0 ? lddb::squeezing::forbidden : lddb::squeezing::allowed);
-    const int w = std::uniform_int_distribution<int>(1, 18)(rng), h = std::uniform_int_distribution<int>(1, 14)(rng);
-    lddb_test::test_map t = generated(rng, w, h);
-    for (int q = 0; q < 5; ++q) {
-      if (q > 0) change_some(rng, t, 1 + q);
-      std::uint64_t double_corners = 0;  // counted apart, from the oracle's grid
-      for (int y = 0; y <= h; ++y)
-        for (int x = 0; x <= w; ++x) {
-          const bool nw = t.grid.blocked(x - 1, y - 1), ne = t.grid.blocked(x, y - 1);
-          const bool sw = t.grid.blocked(x - 1, y), se = t.grid.blocked(x, y);
-          double_corners += (nw && se && !ne && !sw) || (ne && sw && !nw && !se);
-        }
-      ASSERT_EQ(t.map.double_corner_count(), double_corners) << t.describe();
-      const point s = random_vertex(rng, t.map), g = random_vertex(rng, t.map);
-      const search_result res = lddb::jump_point_search(r, t.map, s, g, search_options(), ctx);
-      const std::string where = r.name() + " " + pt(s) + "->" + pt(g) + "\n" + t.describe();
-      // Paths of cells never pass a double corner: under squeeze=allowed such a map is
-      // refused, whatever the query, and named by jump_point_search_answers.
-      const bool refused = r.squeeze == lddb::squeezing::allowed && double_corners != 0;
-      ASSERT_EQ(lddb::jump_point_search_answers(r, t.map), !refused) << where;
-      if (refused) {
-        ASSERT_EQ(res.status, search_status::rule_mismatch) << res.message << "\n" << where;
-        ++refusals;
-        continue;
-      }
-      if (res.status == search_status::invalid_start || res.status == search_status::invalid_goal) continue;
-      const double best = oracle::least_cost(r, t.grid, s, g);
-      if (std::isinf(best)) {
-        ASSERT_EQ(res.status, search_status::no_path) << where;
-        ++none;
-        continue;
-      }
-      ASSERT_EQ(res.status, search_status::found) << res.message << "\n" << where;
-      const oracle::path_report rep = oracle::check_path(r, t.grid, std::span<const point>(res.path));
-      ASSERT_TRUE(rep.ok) << rep.why << "\n" << where;
-      ASSERT_EQ(res.path.front(), s);
-      ASSERT_EQ(res.path.back(), g);
-      EXPECT_NEAR(lddb::cost_to_double(res.cost), rep.length, 1e-6) << where;
-      ASSERT_GE(rep.length, best - 1e-6) << where;
-      // Tight: no inner waypoint could go (under squeeze=allowed, where every turn is legal).
-      if (r.squeeze == lddb::squeezing::allowed) {
-        for (std::size_t i = 1; i + 1 < res.path.size(); ++i)
-          EXPECT_FALSE(lddb::checker::segment_ok(r, t.grid, res.path[i - 1], res.path[i + 1]))
-              << "waypoint " << pt(res.path[i]) << " could go\n" << where;
-      }
-      if (best > 0) excess += rep.length / best - 1;
-      optimal += rep.length <= best + 1e-6;
-      ++found;
-    }
-  }
-  EXPECT_GT(found, 1000);
-  EXPECT_GT(none, 50);
-  EXPECT_GT(refusals, 20);
-  // Not optimal by construction (the way round obstacles is the octile search's), but
-  // nearly: measured, 0.13% above the optimum on average and 95.6% optimal.
-  std::printf("any-angle by jumps: %d paths, mean %.4f%% above the optimum, %.1f%% optimal\n", found,
-              100 * excess / found, 100.0 * optimal / found);
-  EXPECT_LT(excess / found, 0.005);
-  EXPECT_GT(optimal, found * 90 / 100);
-}
-
-TEST(JumpSearch, AnyAngleChoice) {
-  std::mt19937_64 rng(31);
-  search_context ctx;
-  const rule r = rule::any_angle();
-  const lddb::database& db = lddb_test::db_for(r);
-  grid_map rooms = lddb::make_rooms_map(128, 128, 16, 3);
-  rooms.set_block_size(db.info().block);
-  lddb::prepare_options o;
-  o.mode = lddb::prepare_mode::complete;
-  ASSERT_TRUE(lddb::prepare(db, rooms, o).plan.jumps);
-  EXPECT_TRUE(lddb::find_path_search(db, rooms, search_options()) == lddb::search_kind::jump_point_search);
-  search_options block_only;
-  block_only.diagnostics.search = lddb::search_kind::block_astar;
-  const oracle::grid og = lddb_test::to_oracle(rooms);
-  for (int q = 0; q < 40; ++q) {
-    const point s = random_free(rng, rooms), g = random_free(rng, rooms);
-    const search_result jumped = lddb::find_path(db, rooms, s, g, search_options(), ctx);
-    const search_result direct = lddb::jump_point_search(r, rooms, s, g, search_options(), ctx);
-    const search_result blocks = lddb::find_path(db, rooms, s, g, block_only, ctx);
-    ASSERT_EQ(jumped.status, blocks.status);
-    EXPECT_EQ(jumped.path, direct.path) << "Block A* hands the query over unchanged";
-    EXPECT_TRUE(oracle::check_path(r, og, std::span<const point>(jumped.path)).ok);
-  }
-  // Two rooms joined only where two blocked cells touch at a corner (vertex (3,3)).
-  lddb_test::test_map t = lddb_test::empty_map(6, 6);
-  for (point c : {point{2, 0}, point{2, 1}, point{2, 2}, point{3, 3}, point{3, 4}, point{3, 5}}) t.set_blocked(c.x, c.y, true);
-  const rule squeeze = rule::any_angle(lddb::squeezing::allowed);
-  // Jump point search refuses what its paths of cells cannot pass; find_path runs Block A*.
-  const search_result refused = lddb::jump_point_search(squeeze, t.map, {0, 5}, {5, 0}, search_options(), ctx);
-  ASSERT_EQ(refused.status, search_status::rule_mismatch) << refused.message;
-  EXPECT_NE(refused.message.find("1 double corners"), std::string::npos) << refused.message;
-  const lddb::database& squeeze_db = lddb_test::db_for(squeeze);
-  t.map.set_block_size(squeeze_db.info().block);
-  search_options jumps_asked;
-  EXPECT_EQ(lddb::find_path_search(squeeze_db, t.map, jumps_asked), lddb::search_kind::block_astar);
-  const search_result through = lddb::find_path(squeeze_db, t.map, {0, 5}, {5, 0}, jumps_asked, ctx);
-  ASSERT_EQ(through.status, search_status::found) << through.message;
-  EXPECT_EQ(through.searched, lddb::search_kind::block_astar);
-  EXPECT_NEAR(lddb::cost_to_double(through.cost), oracle::least_cost(squeeze, t.grid, {0, 5}, {5, 0}), 1e-6);
-  EXPECT_TRUE(oracle::check_path(squeeze, t.grid, std::span<const point>(through.path)).ok);
-  const search_result apart = lddb::jump_point_search(r, t.map, {0, 5}, {5, 0}, search_options(), ctx);
-  EXPECT_EQ(apart.status, search_status::no_path);
-  EXPECT_NE(apart.message.find("vertex (0,5)"), std::string::npos) << apart.message;
-  // A budget of one jump point: a legal path from the start, cut short.
-  search_options budget;
-  budget.max_expansions = 1;
-  const search_result cut = lddb::jump_point_search(r, rooms, {1, 1}, {126, 126}, budget, ctx);
-  ASSERT_EQ(cut.status, search_status::budget_exhausted);
-  EXPECT_EQ(cut.path.front(), (point{1, 1}));
-  EXPECT_TRUE(oracle::check_path(r, og, std::span<const point>(cut.path)).ok);
-}
-
-TEST(JumpSearch, AnyAngleScenario) {
-  const std::filesystem::path dir = lddb_test::benchmark_maps_dir();
-  const rule r = rule::any_angle();
-  const lddb::database& db = lddb_test::db_for(r);
-  search_options blocks;  // Block A*'s own smoothed paths, the second algorithm
-  blocks.diagnostics.search = lddb::search_kind::block_astar;
-  search_context ctx;
-  int checked = 0;
-  for (const std::string name : {"dao/den520d", "rooms/16room_001", "rooms/64room_001", "mazes/maze512-8-1",
-                                 "bg512/AR0012SR"}) {
-    const std::filesystem::path map_path = dir / (name + ".map"), scen_path = dir / (name + ".map.scen");
-    if (!std::filesystem::exists(scen_path)) continue;
-    std::string error;
-    std::optional<grid_map> m = lddb::load_map(map_path.string(), &error);
-    ASSERT_TRUE(m) << error;
-    m->set_block_size(db.info().block);
-    const std::optional<lddb::scenario> sc = lddb::load_scenario(scen_path.string(), &error);
-    ASSERT_TRUE(sc) << error;
-    const oracle::grid og = lddb_test::to_oracle(*m);
-    double ours = 0, theirs = 0;
-    std::size_t i = 0;
-    for (const lddb::scenario_query& q : sc->queries) {
-      if (i++ % 13 != 0) continue;  // every length bucket
-      const search_result j = lddb::jump_point_search(r, *m, q.start, q.goal, search_options(), ctx);
-      ASSERT_TRUE(j.found()) << name << " line " << q.line << ": " << j.message;
-      const oracle::path_report rep = oracle::check_path(r, og, std::span<const point>(j.path));
-      ASSERT_TRUE(rep.ok) << name << " line " << q.line << ": " << rep.why;
-      const search_result b = lddb::find_path(db, *m, q.start, q.goal, blocks, ctx);
-      ASSERT_TRUE(b.found()) << b.message;
-      ours += rep.length, theirs += b.length;
-      ++checked;
-    }
-    // Measured: 0.02% to 0.09% longer on each family's maps (docs/benchmarks.md).
-    EXPECT_LT(ours, theirs * 1.002) << name;
-  }
-  if (checked == 0) LDDB_MAPS_MISSING("no benchmark maps at " << dir << " (the scenario check did not run)");
-  EXPECT_GT(checked, 1000);
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // knows what the stats count. Checked against what the calls are documented to do:
 // block_astar answers itself on a map nothing was prepared for and hands the query to jump
 // point search where the preparation chose jumps (find_path_search, asked
-// separately); jump point search hands an any-angle query under squeeze=allowed to Theta*
-// once the map has a double corner; the other searches answer themselves, also for a
-// unit's view, and a reused result takes the new call's answer.
+// separately); jump point search answers an any-angle query under squeeze=allowed itself,
+// through a double corner too; the other searches answer themselves, also for a unit's
+// view, and a reused result takes the new call's answer.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -78,7 +78,7 @@ TEST(Searched, EachSearchAnswersItself) {
   EXPECT_EQ(lddb::theta_star(octile, map, s, g, {}, ctx).searched, search_kind::theta_star);
 }
 
-TEST(Searched, JumpsRefuseADoubleCornerAndFindPathRunsBlockAStar) {
+TEST(Searched, JumpsPassADoubleCorner) {
   lddb::grid_map map(32, 32, 4);
   map.set_blocked(10, 10, true);
   map.set_blocked(11, 11, true);  // a double corner at vertex (11, 11)
@@ -87,15 +87,18 @@ TEST(Searched, JumpsRefuseADoubleCornerAndFindPathRunsBlockAStar) {
   lddb::search_context ctx;
   lddb::search_result r;
   lddb::jump_point_search(squeeze, map, {0, 0}, {30, 30}, {}, ctx, r);
-  EXPECT_EQ(r.status, lddb::search_status::rule_mismatch) << r.message;
+  EXPECT_EQ(r.status, lddb::search_status::found) << r.message;
   EXPECT_EQ(r.searched, search_kind::jump_point_search);
-  // Forced by name, find_path runs jump point search too, and so refuses as well.
+  const lddb::cost_t jumped = r.cost;
+  // Forced by name, find_path runs jump point search; unprepared, Block A*.
   const lddb::database& db = lddb_test::db_for(squeeze);
   map.set_block_size(db.info().block);
   lddb::search_options forced;
   forced.diagnostics.search = search_kind::jump_point_search;
   lddb::find_path(db, map, {0, 0}, {30, 30}, forced, ctx, r);
-  EXPECT_EQ(r.status, lddb::search_status::rule_mismatch);
+  EXPECT_EQ(r.status, lddb::search_status::found);
+  EXPECT_EQ(r.searched, search_kind::jump_point_search);
+  EXPECT_EQ(r.cost, jumped);
   lddb::find_path(db, map, {0, 0}, {30, 30}, {}, ctx, r);  // the same result reused
   EXPECT_EQ(r.status, lddb::search_status::found) << r.message;
   EXPECT_EQ(r.searched, search_kind::block_astar);

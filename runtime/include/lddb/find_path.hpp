@@ -33,8 +33,7 @@ void find_path(const database& db, const grid_map& map, point start, point goal,
 
 // The search find_path runs for a query with these options on this map (its unit's view
 // follows the map): search_diagnostics::search when set, else jump point search where the
-// map's preparation chose it for the database's rule and it can answer there
-// (jump_point_search_answers), else Block A*.
+// map's preparation chose it for the database's rule, else Block A*.
 search_kind find_path_search(const database& db, const grid_map& map, const search_options& options);
 
 }  // namespace lddb

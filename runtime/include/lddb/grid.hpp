@@ -191,8 +191,7 @@ class grid_map {
   std::uint64_t blocked_count() const;
   // Double corners: vertices whose two diagonally opposite cells are blocked and the other
   // two free (lddb/segments.hpp), kept by set_blocked in O(1). A point passes one only under
-  // any-angle squeeze=allowed; jump point search's cells never do, so under that rule it
-  // refuses such maps and find_path runs Block A* there (jump_point_search_answers).
+  // any-angle squeeze=allowed; jump point search's cells then step across it.
   std::uint64_t double_corner_count() const { return double_corners_; }
 
   // 64 cells of a row or a column at once, for searches that scan lines of cells a word at

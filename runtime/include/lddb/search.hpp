@@ -225,14 +225,10 @@ void astar(const rule& r, const grid_map& map, point start, point goal, const se
 // obstacles it takes, which is not always the shortest way round (docs/benchmarks.md gives
 // the lengths); always tight, smoothed or not, and with no landmarks (the map's are for
 // vertices). A weight orders the cell search, so it bounds the cells' octile cost, not
-// the any-angle length. Under squeeze=allowed a map with double corners (grid_map::
-// double_corner_count), which paths of cells never pass, answers rule_mismatch
-// (jump_point_search_answers); find_path runs Block A* there.
+// the any-angle length. Under squeeze=allowed the cells beside a double corner (grid_map::
+// double_corner_count) step across it, where the point may pass.
 // max_expansions counts jump points expanded.
 bool jump_point_search_supports(const rule& r);
-// jump_point_search_supports(r), and the map has no double corner a path under r may pass
-// (squeeze=allowed): can jump point search answer queries under r on this map?
-bool jump_point_search_answers(const rule& r, const grid_map& map);
 search_result jump_point_search(const rule& r, const grid_map& map, point start, point goal,
                                 const search_options& options, search_context& ctx);
 void jump_point_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,

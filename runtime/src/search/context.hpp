@@ -38,9 +38,11 @@ void set_message(std::string& out, const char* format, ...) __attribute__((forma
 void no_path_between_cells(const rule& r, point start, point goal, search_result& res);
 
 // Jump point search on the cells (jump_search.cpp), the work of jump_point_search; with
-// straight_ties nodes of equal f are ordered by how far off the start-goal line they lie.
+// straight_ties nodes of equal f are ordered by how far off the start-goal line they lie,
+// and with squeeze a path may also step diagonally between two free cells that touch only
+// at a corner (a double corner, which any-angle with squeeze=allowed passes).
 void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
-                search_context& ctx, search_result& res, bool straight_ties);
+                search_context& ctx, search_result& res, bool straight_ties, bool squeeze);
 // Any-angle by jumps (jump_any_angle.cpp): jump_point_search under an any-angle rule.
 void jump_any_angle(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                     search_context& ctx, search_result& res);

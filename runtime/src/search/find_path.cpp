@@ -18,10 +18,6 @@ search_kind find_path_search(const database& db, const grid_map& map, const sear
   if (p == nullptr || !p->plan.jumps) return search_kind::block_astar;
   // A unit of a size out of range: Block A* answers invalid_option.
   if (unit_footprint(r, options.unit) == 0) return search_kind::block_astar;
-  // Jumps would go round the double corners a point may pass under squeeze=allowed, on the
-  // grid the query searches.
-  if (r.squeeze == squeezing::allowed && !jump_point_search_answers(r, unit_view(r, map, options.unit)))
-    return search_kind::block_astar;
   return search_kind::jump_point_search;
 }
 

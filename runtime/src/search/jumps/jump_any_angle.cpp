@@ -11,8 +11,16 @@
 // vertex lies on that side. The free cells joined by a legal path of the point are exactly
 // those joined by such moves, and the ways round obstacles the same, as long as the point
 // never passes between two free cells that touch only at a corner: always under
-// squeeze=forbidden, and under squeeze=allowed on a map without double corners
-// (grid_map::double_corner_count; on one with them Theta* answers instead).
+// squeeze=forbidden.
+//
+// Under squeeze=allowed the point may pass there, through a double corner, so the cell
+// search also steps diagonally between those two cells (jump_cells with squeeze: the cells
+// beside a double corner are jump points, searched from in every direction and across).
+// From the top-left corner of a cell to that of the next, such a step north-west or
+// south-east runs across one of the two free cells and through the double corner, legal as
+// it is; north-east or south-west it would cross a blocked cell, so the path goes by the
+// double corner itself, along the two cells' edges (through_double_corners). The moves of
+// a cell path then join exactly the cells a legal path joins, under either rule.
 //
 // Which cell path. Octile costs tie between very different paths (every door of a wall
 // within the parallelogram of start and goal costs the same), while Euclidean length does
@@ -47,20 +55,35 @@ point endpoint_cell(const rule& r, const grid_map& map, point v, point to) {
   return v;
 }
 
+// Under squeeze=allowed: the turning points `turns` of a cell path (corners of cells), with
+// the double corner inserted at every step north-east or south-west through one, into
+// `out`. The cells' top-left corners on either side stay, so every other segment is a run
+// of moves as before and a start or goal on the run is still met.
+void through_double_corners(const grid_map& map, const std::vector<point>& turns, std::vector<point>& out) {
+  out.clear();
+  for (std::size_t k = 0; k < turns.size(); ++k) {
+    const point b = turns[k];
+    if (k > 0) {
+      const point a = turns[k - 1];
+      const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+      if (dx != 0 && dx == -dy) {
+        for (point c = a; !(c == b); c = {c.x + dx, c.y + dy}) {
+          if (!map.blocked(c.x + dx, c.y) || !map.blocked(c.x, c.y + dy)) continue;
+          if (!(c == out.back())) out.push_back(c);
+          out.push_back({std::max(c.x, c.x + dx), std::max(c.y, c.y + dy)});
+          out.push_back({c.x + dx, c.y + dy});
+        }
+      }
+    }
+    if (out.empty() || !(b == out.back())) out.push_back(b);
+  }
+}
+
 }  // namespace
 
 void jump_any_angle(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
                     search_context& ctx, search_result& res) {
   res.clear();
-  // Under squeeze=allowed a path may pass a double corner, which no path of cells does.
-  if (!jump_point_search_answers(r, map)) {
-    res.status = search_status::rule_mismatch;
-    set_message(res.message,
-                "jump_point_search() cannot pass the map's %lld double corners under squeeze=allowed: use "
-                "find_path() (Block A*) or theta_star()",
-                static_cast<long long>(map.double_corner_count()));
-    return;
-  }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
   search_options cells;
@@ -72,7 +95,8 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   cells.max_expansions = options.max_expansions;
   cells.diagnostics.record_expanded = options.diagnostics.record_expanded;
   const point cs = endpoint_cell(r, map, start, goal), cg = endpoint_cell(r, map, goal, start);
-  jump_cells(rule::octile(), map, cs, cg, cells, ctx, res, true);
+  const bool squeeze = r.squeeze == squeezing::allowed && map.double_corner_count() != 0;
+  jump_cells(rule::octile(), map, cs, cg, cells, ctx, res, true, squeeze);
   if (res.status == search_status::no_path) {
     searched_whole_component(r, map, options);
     return no_path_between_cells(r, start, goal, res);
@@ -80,15 +104,21 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   if (res.status != search_status::found && res.status != search_status::budget_exhausted) return;
   // Corners of the cells: the start, each turning cell's top-left corner, the goal.
   node_search_state& st = node_state(ctx);
+  const std::vector<point>* turns = &res.path;
+  if (squeeze) {
+    through_double_corners(map, res.path, st.pull.out);  // out is free until the pull
+    turns = &st.pull.out;
+  }
+  const std::vector<point>& cells_way = *turns;
   std::vector<point>& p = st.pull.in;
   p.clear();
   p.push_back(start);
   // The start or goal may lie on the way (the corner of a cell passed between two turns):
   // the path then starts or ends there, on that run of moves.
-  for (std::size_t k = 0; k < res.path.size(); ++k) {
-    const point c = res.path[k];
-    if (k > 0 && on_segment(res.path[k - 1], c, start)) p.resize(1);
-    if (k > 0 && on_segment(res.path[k - 1], c, goal)) break;
+  for (std::size_t k = 0; k < cells_way.size(); ++k) {
+    const point c = cells_way[k];
+    if (k > 0 && on_segment(cells_way[k - 1], c, start)) p.resize(1);
+    if (k > 0 && on_segment(cells_way[k - 1], c, goal)) break;
     if (!(c == p.back())) p.push_back(c);
     if (c == goal) break;
   }

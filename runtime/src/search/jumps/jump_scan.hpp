@@ -22,16 +22,23 @@
 
 namespace lddb::jump {
 
-inline constexpr int kNone = -1 << 30;  // no jump point: the scan ran into a blocked cell
+// No jump point: the scan ran into a blocked cell, returned as kNone, or with Walls as
+// wall(p), p its position: under any-angle with squeeze=allowed the cell before it may
+// still be a jump point (a cell beside a double corner, jump_search.cpp). Positions run
+// from -1 (the margin) to below 2^29, so both read below kWallBelow and a jump point never.
+inline constexpr int kNone = -(1 << 30), kWallBelow = -(1 << 29);
+constexpr int wall(int p) { return kNone + 1 + p; }
+constexpr bool is_wall(int at) { return at < kWallBelow; }
+constexpr int wall_position(int at) { return at - kNone - 1; }
 
 // Scans line `line` from position `pos` (exclusive) forwards (Forward) or backwards. The
 // goal counts when goal_pos is on this line (on_line). Returns the position of the first
-// jump point, or kNone.
+// jump point, or kNone (with Walls: wall(position of the first blocked cell)).
 //
 // It reads the lines' aligned words (grid_map::row_line, column_line) one at a time: the
 // first word masked to the cells ahead of `pos`, then whole words, keeping the word of each
 // neighbouring line it read last for the one cell behind the next word's first.
-template <bool Rows, bool Forward>
+template <bool Rows, bool Forward, bool Walls = false>
 inline int scan(const grid_map& m, int line, int pos, bool on_line, int goal_pos) {
   const std::uint64_t* here = Rows ? m.row_line(line) : m.column_line(line);
   const std::uint64_t* before = Rows ? m.row_line(line - 1) : m.column_line(line - 1);
@@ -60,7 +67,9 @@ inline int scan(const grid_map& m, int line, int pos, bool on_line, int goal_pos
     stop &= mask;
     if (stop != 0) {
       const int j = Forward ? std::countr_zero(stop) : 63 - std::countl_zero(stop);
-      return ((cells >> j) & 1u) != 0 ? kNone : static_cast<int>(i * 64 + j);
+      if (((cells >> j) & 1u) == 0) return static_cast<int>(i * 64 + j);
+      if constexpr (Walls) return wall(static_cast<int>(i * 64 + j));
+      return kNone;
     }
     mask = ~std::uint64_t{0};
     b_prev = b;

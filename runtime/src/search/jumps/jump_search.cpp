@@ -64,10 +64,6 @@
 
 namespace lddb {
 
-bool jump_point_search_answers(const rule& r, const grid_map& map) {
-  return jump_point_search_supports(r) && !(r.squeeze == squeezing::allowed && map.double_corner_count() != 0);
-}
-
 bool jump_point_search_supports(const rule& r) {
   return r.kind == rule_kind::tile || r.kind == rule_kind::any_angle ||
          (r.kind == rule_kind::octile && r.corners == corner_cutting::forbidden && r.diagonal > kMinDiagonalCost &&
@@ -76,6 +72,7 @@ bool jump_point_search_supports(const rule& r) {
 
 namespace {
 
+template <bool Squeeze>
 class jump_search {
  public:
   jump_search(const rule& r, const grid_map& map, point start, point goal, const search_options& options,
@@ -188,6 +185,7 @@ class jump_search {
     const bool on_line = DY == 0 ? goal_.y == y : goal_.x == x;
     const int gp = DY == 0 ? goal_.x : goal_.y;
     if (on_line && (forward ? (gp > from && gp <= stop) : (gp < from && gp >= stop))) return gp;
+    if constexpr (Squeeze) return e > 0 ? stop : jump::wall(stop);
     return e > 0 ? stop : jump::kNone;
   }
 
@@ -195,15 +193,31 @@ class jump_search {
   [[gnu::always_inline]] void straight(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
     int at;
     if (tables_ != nullptr) at = tabled<DX, DY>(x, y, tables_->at(x, y)[direction_of<DX, DY>]);
-    else if constexpr (DY == 0) at = jump::scan<true, (DX > 0)>(map_, y, x, goal_.y == y, goal_.x);
-    else at = jump::scan<false, (DY > 0)>(map_, x, y, goal_.x == x, goal_.y);
+    else if constexpr (DY == 0) at = jump::scan<true, (DX > 0), Squeeze>(map_, y, x, goal_.y == y, goal_.x);
+    else at = jump::scan<false, (DY > 0), Squeeze>(map_, x, y, goal_.x == x, goal_.y);
     found<H, DX, DY>(uid, x, y, at, g, reopen);
   }
 
-  // The scan from (x, y) stopped at `at` (jump::kNone: at a blocked cell).
+  // The scan from (x, y) stopped at `at` (jump::kNone, or jump::wall(p) under Squeeze: at
+  // the blocked cell p).
   template <heuristic_kind H, int DX, int DY>
   [[gnu::always_inline]] void found(std::uint32_t uid, int x, int y, int at, cost_t g, bool reopen) {
-    if (at == jump::kNone) return;
+    if (jump::is_wall(at)) {
+      if constexpr (Squeeze) {  // the cell before the wall may squeeze past it
+        constexpr int back = DX + DY > 0 ? -1 : 1;
+        at = jump::wall_position(at) + back;
+        const int cx = DY == 0 ? at : x, cy = DY == 0 ? y : at;
+        constexpr int ax = DY != 0 ? 1 : 0, ay = DX != 0 ? 1 : 0;  // the sides: (ax, ay) and (-ax, -ay)
+        if (!(cx == x && cy == y) && (squeezes(cx, cy, DX + ax, DY + ay) || squeezes(cx, cy, DX - ax, DY - ay)))
+          reached<H, DX, DY>(uid, x, y, at, g, reopen);
+      }
+      return;
+    }
+    reached<H, DX, DY>(uid, x, y, at, g, reopen);
+  }
+  // The jump point at position `at` of the line from (x, y): pushed at its distance.
+  template <heuristic_kind H, int DX, int DY>
+  [[gnu::always_inline]] void reached(std::uint32_t uid, int x, int y, int at, cost_t g, bool reopen) {
     const int d = DY == 0 ? at - x : at - y;
     const cost_t cost = g + static_cast<cost_t>(d < 0 ? -d : d) * kCostOne;
     if constexpr (DY == 0) relax<H>(uid, at, y, cost, reopen);
@@ -216,6 +230,7 @@ class jump_search {
   template <heuristic_kind H, int DX, int DY>
   void diagonal(std::uint32_t uid, int x, int y, cost_t g, bool reopen) {
     if (tables_ != nullptr) return diagonal_tabled<H, DX, DY>(uid, x, y, g, reopen);
+    const int x0 = x;
     bool side_x = blocked(x + DX, y), side_y = blocked(x, y + DY);
     while (!side_x && !side_y && !blocked(x + DX, y + DY)) {
       x += DX;
@@ -227,6 +242,27 @@ class jump_search {
       if (!side_x) straight<H, DX, 0>(uid, x, y, g, reopen);
       if (!side_y) straight<H, 0, DY>(uid, x, y, g, reopen);
     }
+    walk_ended<H, DX, DY>(uid, x0, x, y, g, reopen);
+  }
+
+  // Under squeeze=allowed: a diagonal walk that ends where the diagonal ahead passes a
+  // double corner pushes its last cell (the walk came in with both sides free, so the
+  // walk's own diagonal is the only one its last cell can squeeze through).
+  template <heuristic_kind H, int DX, int DY>
+  [[gnu::always_inline]] void walk_ended(std::uint32_t uid, int x0, int x, int y, cost_t g, bool reopen) {
+    if constexpr (Squeeze)
+      if (x != x0 && squeezes(x, y, DX, DY)) relax<H>(uid, x, y, g, reopen);
+  }
+
+  // Under squeeze=allowed, from cell (x, y) diagonally (dx, dy) through a double corner:
+  // both cells beside the move blocked, the one across free. No path of octile moves with
+  // corners=forbidden takes that step; jump_any_angle's paths may (jump_any_angle.cpp).
+  bool squeezes(int x, int y, int dx, int dy) const {
+    return blocked(x + dx, y) && blocked(x, y + dy) && !blocked(x + dx, y + dy);
+  }
+  bool squeeze_cell(point u) const {
+    return squeezes(u.x, u.y, 1, 1) || squeezes(u.x, u.y, 1, -1) || squeezes(u.x, u.y, -1, 1) ||
+           squeezes(u.x, u.y, -1, -1);
   }
 
   // The same walk with the jump tables: a cell's two entries also say whether the cells
@@ -237,6 +273,7 @@ class jump_search {
     constexpr int along_x = direction_of<DX, 0>, along_y = direction_of<0, DY>;
     const std::ptrdiff_t step = static_cast<std::ptrdiff_t>(DY) * tables_->width() + DX;
     const detail::jump_tables::entry* e = &tables_->at(x, y);
+    const int x0 = x;
     while ((*e)[along_x] != -1 && (*e)[along_y] != -1 && e[DX][along_y] != -1) {
       x += DX;
       y += DY;
@@ -247,6 +284,7 @@ class jump_search {
       if (ex != -1) found<H, DX, 0>(uid, x, y, tabled<DX, 0>(x, y, ex), g, reopen);
       if (ey != -1) found<H, 0, DY>(uid, x, y, tabled<0, DY>(x, y, ey), g, reopen);
     }
+    walk_ended<H, DX, DY>(uid, x0, x, y, g, reopen);
   }
 
   template <heuristic_kind H, int DX, int DY>
@@ -310,6 +348,13 @@ class jump_search {
   template <heuristic_kind H>
   void expand(std::uint32_t uid, point u, point parent, bool is_start, bool reopen, cost_t g) {
     if (tile_) return expand_tile<H>(uid, u, parent, is_start, reopen, g);
+    // A cell beside a double corner (squeeze=allowed) is searched from as a start: every
+    // direction, and through the double corner.
+    if (Squeeze && squeeze_cell(u)) {
+      for (const point d : {point{1, 1}, point{1, -1}, point{-1, 1}, point{-1, -1}})
+        if (squeezes(u.x, u.y, d.x, d.y)) relax<H>(uid, u.x + d.x, u.y + d.y, g + r_.diagonal, reopen);
+      is_start = true;
+    }
     if (is_start) {  // every direction, in the order of kSteps
       forward<H, 0, -1>(uid, u, g, reopen);
       forward<H, 1, 0>(uid, u, g, reopen);
@@ -406,11 +451,11 @@ void jump_point_search(const rule& r, const grid_map& map, point start, point go
       }))
     return;
   if (r.on_vertices()) return jump_any_angle(r, map, start, goal, asked, ctx, res);
-  jump_cells(r, map, start, goal, asked, ctx, res, false);
+  jump_cells(r, map, start, goal, asked, ctx, res, false, false);
 }
 
 void jump_cells(const rule& r, const grid_map& map, point start, point goal, const search_options& asked,
-                search_context& ctx, search_result& res, bool straight_ties) {
+                search_context& ctx, search_result& res, bool straight_ties, bool squeeze) {
   search_options scratch;
   const search_options& options = detail::with_prepared(asked, r, map, scratch);
   res.clear();
@@ -422,8 +467,15 @@ void jump_cells(const rule& r, const grid_map& map, point start, point goal, con
   }
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
-  jump_search js(r, map, start, goal, options, jump_state(ctx), res, straight_ties);
-  with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.run<H>(); });
+  // Any-angle under squeeze=allowed on a map with double corners: the cells beside a double
+  // corner are jump points, and step across it (jump_search<true>::squeezes).
+  if (squeeze && map.double_corner_count() != 0) {
+    jump_search<true> js(r, map, start, goal, options, jump_state(ctx), res, straight_ties);
+    with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.template run<H>(); });
+  } else {
+    jump_search<false> js(r, map, start, goal, options, jump_state(ctx), res, straight_ties);
+    with_heuristic(heuristic_for(options, r), [&]<heuristic_kind H>() { js.template run<H>(); });
+  }
   finish_path(r, map, options, res, jump_state(ctx).pull);
 }
 
