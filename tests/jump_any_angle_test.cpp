@@ -12,6 +12,8 @@
 //   AnyAngleThroughADiagonalWall  the only way through a wall a double corner, in eight
 //                  orientations, met by walks and scans alike: found, as short as the oracle's
 //   AnyAngleScenario  legal paths on five benchmark maps, in all within 0.2% of Block A*'s
+//   AnyAngleChoiceAmongDoubleCorners  under squeeze=allowed prepare keeps Block A* on a map
+//                  of many double corners, and jumps with a ninth as many
 //   AnyAngleChoice Block A* hands an any-angle query over on a prepared map; a way only
 //                  through a double corner under squeeze=allowed is found by jumps, as
 //                  short as the oracle's
@@ -215,6 +217,37 @@ TEST(JumpSearch, AnyAngleThroughADiagonalWall) {
         EXPECT_NEAR(rep.length, oracle::least_cost(r, t.grid, s, g), 1e-6) << where;
       }
   }
+}
+
+// Under squeeze=allowed prepare keeps Block A* where double corners are many
+// (kMaxJumpDoubleCorners, counted here apart): pairs of cells touching at a corner every
+// 10 cells, 1 double corner in 100 cells and few corners, so the default rule jumps there.
+TEST(JumpSearch, AnyAngleChoiceAmongDoubleCorners) {
+  grid_map pairs(200, 200, 4);
+  std::uint64_t pairs_drawn = 0;
+  for (int y = 3; y + 1 < 200; y += 10)
+    for (int x = 3; x + 1 < 200; x += 10) {
+      pairs.set_blocked(x, y, true);
+      pairs.set_blocked(x + 1, y + 1, true);
+      ++pairs_drawn;
+    }
+  ASSERT_EQ(pairs.double_corner_count(), pairs_drawn);
+  const double share = static_cast<double>(pairs_drawn) / static_cast<double>(200 * 200 - 2 * pairs_drawn);
+  ASSERT_GT(share, lddb::kMaxJumpDoubleCorners);
+  ASSERT_LT(lddb::corner_share(pairs), lddb::kMaxJumpCorners);
+  EXPECT_TRUE(lddb::plan_preparation(rule::any_angle(), pairs).jumps);
+  const lddb::preparation_plan squeeze = lddb::plan_preparation(rule::any_angle(lddb::squeezing::allowed), pairs);
+  EXPECT_FALSE(squeeze.jumps);
+  EXPECT_NE(squeeze.why.find("double corners"), std::string::npos) << squeeze.why;
+  // One pair every 30 cells: below the bar, jumps.
+  for (int y = 3; y + 1 < 200; y += 10)
+    for (int x = 3; x + 1 < 200; x += 10)
+      if ((y - 3) % 30 != 0 || (x - 3) % 30 != 0) {
+        pairs.set_blocked(x, y, false);
+        pairs.set_blocked(x + 1, y + 1, false);
+      }
+  ASSERT_LT(static_cast<double>(pairs.double_corner_count()) / (200.0 * 200.0), lddb::kMaxJumpDoubleCorners);
+  EXPECT_TRUE(lddb::plan_preparation(rule::any_angle(lddb::squeezing::allowed), pairs).jumps);
 }
 
 TEST(JumpSearch, AnyAngleChoice) {

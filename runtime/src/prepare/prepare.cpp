@@ -128,9 +128,14 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
     // shorter than cells pulled tight (docs/benchmarks.md, "Jump point search").
     const bool tabled = !r.on_vertices() && cells <= detail::jump_tables::kMaxCells;
     plan.jumps = corners < kMaxJumpCorners || tabled;
+    const double double_corners =
+        free_cells == 0 ? 0.0 : static_cast<double>(map.double_corner_count()) / static_cast<double>(free_cells);
+    const bool squeezes = r.squeeze == squeezing::allowed && double_corners > kMaxJumpDoubleCorners;
+    if (squeezes) plan.jumps = false;
     const std::size_t n = std::strlen(buf);
-    std::snprintf(buf + n, sizeof buf - n, ", %.3f corners a free cell%s", corners,
-                  tabled && corners >= kMaxJumpCorners ? ", jump tables" : "");
+    std::snprintf(buf + n, sizeof buf - n, ", %.3f corners a free cell%s%s", corners,
+                  tabled && corners >= kMaxJumpCorners ? ", jump tables" : "",
+                  squeezes ? ", too many double corners to squeeze through by jumps" : "");
   }
   plan.why = buf;
   if (plan.narrow_landmarks && plan.landmarks > 0) {
