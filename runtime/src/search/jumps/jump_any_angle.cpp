@@ -66,7 +66,7 @@ void through_double_corners(const grid_map& map, const std::vector<point>& turns
     if (k > 0) {
       const point a = turns[k - 1];
       const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
-      if (dx != 0 && dx == -dy) {
+      if (dx != 0 && dx == -dy && std::abs(b.x - a.x) == std::abs(b.y - a.y)) {  // a diagonal run
         for (point c = a; !(c == b); c = {c.x + dx, c.y + dy}) {
           if (!map.blocked(c.x + dx, c.y) || !map.blocked(c.x, c.y + dy)) continue;
           if (!(c == out.back())) out.push_back(c);
