@@ -55,6 +55,18 @@ point endpoint_cell(const rule& r, const grid_map& map, point v, point to) {
   return v;
 }
 
+// The start sees the goal: the straight segment between them is legal and, where a start
+// or goal lies on a double corner under the default rule, on that point's own side. It is
+// then the shortest path, and no search is needed (on open ground, most short queries).
+bool in_sight(const rule& r, const grid_map& map, point a, point b) {
+  if (!segment_legal(r, map, a.x, a.y, b.x, b.y)) return false;
+  const auto keeps_side = [&](point v, point to) {
+    const int side = endpoint_side(r, map, v.x, v.y);
+    return side == 0 || segment_side(map, v.x, v.y, to.x, to.y) == side;
+  };
+  return keeps_side(a, b) && keeps_side(b, a);
+}
+
 // Under squeeze=allowed: the turning points `turns` of a cell path (corners of cells), with
 // the double corner inserted at every step north-east or south-west through one, into
 // `out`. The cells' top-left corners on either side stay, so every other segment is a run
@@ -86,6 +98,14 @@ void jump_any_angle(const rule& r, const grid_map& map, point start, point goal,
   res.clear();
   if (!prepare_endpoints(r, map, start, goal, options, res)) return;
   if (components_apart(r, map, start, goal, options)) return no_path_between_cells(r, start, goal, res);
+  ++res.stats.los_checks;
+  if (in_sight(r, map, start, goal)) {
+    res.path.assign({start, goal});
+    res.status = search_status::found;
+    res.cost = segments_cost(res.path);
+    res.length = path_length(res.path);
+    return;
+  }
   search_options cells;
   cells.diagnostics.component_check = false;  // the vertices' labels said it: no labels of cells built
   cells.heuristic = heuristic_kind::octile;
