@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "lddb/checker.hpp"
 #include "lddb/find_path.hpp"
 #include "lddb/format.hpp"
 #include "lddb/grid.hpp"
@@ -28,25 +29,6 @@
 using lddb::cost_t;
 using lddb::point;
 using clk = std::chrono::steady_clock;
-
-static bool legal(const lddb::grid_map& m, const std::vector<point>& p, point s, point g, double& len) {
-  len = 0;
-  if (p.empty() || !(p.front() == s) || !(p.back() == g)) return false;
-  const auto fr = [&](int x, int y) { return x >= 0 && y >= 0 && x < m.width() && y < m.height() && !m.blocked(x, y); };
-  for (std::size_t k = 1; k < p.size(); ++k) {
-    point a = p[k - 1];
-    const point b = p[k];
-    const int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
-    if (std::abs(b.x - a.x) != std::abs(b.y - a.y) && dx != 0 && dy != 0) return false;  // one direction a leg
-    while (!(a == b)) {
-      if (dx && dy && (!fr(a.x + dx, a.y) || !fr(a.x, a.y + dy))) return false;
-      a = {a.x + dx, a.y + dy};
-      if (!fr(a.x, a.y)) return false;
-      len += (dx && dy) ? std::sqrt(2.0) : 1.0;
-    }
-  }
-  return true;
-}
 
 static int check() {
   std::mt19937_64 rng(9);
@@ -87,7 +69,12 @@ static int check() {
       if (a.status != lddb::search_status::found) ok = c == subgoals::subgoal_graph::kNoPath;
       else {
         ++found;
-        ok = c == a.cost && legal(m, path, s, g, len) && std::fabs(len - lddb::cost_to_double(c)) < 1e-3;
+        // The path checker written apart from the searches: straight or diagonal runs of
+        // legal moves from s to g, and their length.
+        const lddb::check_result rep =
+            lddb::checker::check_path(lddb::rule::octile(), m, s, g, path, lddb::cell_steps::runs);
+        len = rep.length;
+        ok = c == a.cost && rep.valid && std::fabs(len - lddb::cost_to_double(c)) < 1e-3;
       }
       if (!ok && ++bad <= 5)
         std::printf("map %d q %d (%d,%d)->(%d,%d): A* %s %.4f, subgoals %.4f, path %zu points, legal length %.4f\n", mi, q,
