@@ -260,10 +260,6 @@ class jump_search {
   bool squeezes(int x, int y, int dx, int dy) const {
     return blocked(x + dx, y) && blocked(x, y + dy) && !blocked(x + dx, y + dy);
   }
-  bool squeeze_cell(point u) const {
-    return squeezes(u.x, u.y, 1, 1) || squeezes(u.x, u.y, 1, -1) || squeezes(u.x, u.y, -1, 1) ||
-           squeezes(u.x, u.y, -1, -1);
-  }
 
   // The same walk with the jump tables: a cell's two entries also say whether the cells
   // beside it are blocked (a scan that stops one cell ahead at a blocked cell), and the
@@ -350,11 +346,12 @@ class jump_search {
     if (tile_) return expand_tile<H>(uid, u, parent, is_start, reopen, g);
     // A cell beside a double corner (squeeze=allowed) is searched from as a start: every
     // direction, and through the double corner.
-    if (Squeeze && squeeze_cell(u)) {
+    if constexpr (Squeeze)
       for (const point d : {point{1, 1}, point{1, -1}, point{-1, 1}, point{-1, -1}})
-        if (squeezes(u.x, u.y, d.x, d.y)) relax<H>(uid, u.x + d.x, u.y + d.y, g + r_.diagonal, reopen);
-      is_start = true;
-    }
+        if (squeezes(u.x, u.y, d.x, d.y)) {
+          relax<H>(uid, u.x + d.x, u.y + d.y, g + r_.diagonal, reopen);
+          is_start = true;
+        }
     if (is_start) {  // every direction, in the order of kSteps
       forward<H, 0, -1>(uid, u, g, reopen);
       forward<H, 1, 0>(uid, u, g, reopen);
