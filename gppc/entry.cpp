@@ -13,7 +13,8 @@
 // The track's rule is octile with diagonal sqrt 2 and no corner cutting: the shipped
 // octile-4.lddb. LDDB_GPPC_PREPARE=none in the environment runs the same entry with
 // nothing prepared (the searches alone, for comparison), LDDB_GPPC_PREPARE=no-landmarks
-// with the preparation but no landmarks; LDDB_GPPC_DATABASE names another
+// with the preparation but no landmarks, LDDB_GPPC_PREPARE=tile-bounds with landmark
+// bounds per tile (prepare_options::tile_bounds); LDDB_GPPC_DATABASE names another
 // database file. Bad input the harness can send (a patch off the map or empty, a start or
 // goal on a blocked cell) is reported on stderr, once a kind, and answered as the track
 // asks: the patch's cells on the map are taken, a blocked end gets no path.
@@ -109,6 +110,7 @@ void* gppc_search_init(gppc_patch active_map, const char*) {
     e->prepared = mode == nullptr || std::strcmp(mode, "none") != 0;
     lddb::prepare_options o;
     if (mode != nullptr && std::strcmp(mode, "no-landmarks") == 0) o.landmarks = 0;
+    if (mode != nullptr && std::strcmp(mode, "tile-bounds") == 0) o.tile_bounds = true;
     o.mode = lddb::prepare_mode::complete;  // what slices would leave to the timed changes
     if (e->prepared) lddb::prepare(*e->db, e->map, o);
     e->ctx.reserve(*e->db, e->map);

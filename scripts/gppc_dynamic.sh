@@ -12,7 +12,8 @@
 #   --rounds N    timed rounds per scenario and entry (default 1)
 #   --entry NAME  lddb (default: the README's way, prepare + prepare_step), lddb-none
 #                 (the same entry with nothing prepared), lddb-no-landmarks (prepared,
-#                 no landmarks) or example (the start kit's own entry); repeat to run
+#                 no landmarks), lddb-tile-bounds (landmark bounds per tile) or example
+#                 (the start kit's own entry); repeat to run
 #                 several side by side
 #
 # The runner is built from the start kit in ../shared/gppc-dynamic/startkit (or

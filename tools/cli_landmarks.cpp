@@ -1,20 +1,24 @@
-// The search commands' preparation (lddb/prepare.hpp): --no-prepare, --landmarks K.
+// The search commands' preparation (lddb/prepare.hpp): --no-prepare, --landmarks K,
+// --landmark-tiles.
 #include <string>
 
 #include "cli_search.hpp"
 
 namespace lddb::cli {
 
-void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count,
-                         std::optional<std::string>& placement) {
-  cmd->add_flag("--no-prepare", no_prepare,
+void add_prepare_options(CLI::App* cmd, setup_options& o) {
+  cmd->add_flag("--no-prepare", o.no_prepare,
                 "Search each map as loaded: no lddb::prepare (no landmarks, the rule's default squares, no jumps)");
-  cmd->add_option("--landmarks", count,
+  cmd->add_option("--landmarks", o.landmarks,
                   "Landmarks for each map (0 to " + std::to_string(landmark_set::kMaxLandmarks) +
                       "; default: what lddb::prepare chooses for the map: 8 or none, fewer and of 16 bits past "
                       "1024 x 1024)")
       ->check(whole_number(0, landmark_set::kMaxLandmarks));
-  cmd->add_option("--landmark-placement", placement, "Where landmarks go: farthest (default) or random");
+  cmd->add_flag("--landmark-tiles", o.tile_bounds,
+                "Landmark bounds per tile of 4 x 4 cells (tile and octile): " + std::to_string(kTileLandmarks) +
+                    " landmarks, or --landmarks K, in an eighth of a 16-bit table's memory each, where the "
+                    "preparation builds landmarks");
+  cmd->add_option("--landmark-placement", o.placement, "Where landmarks go: farthest (default) or random");
 }
 
 std::optional<preparation_report> prepare_map(const search_setup& s, grid_map& map) {
@@ -23,6 +27,7 @@ std::optional<preparation_report> prepare_map(const search_setup& s, grid_map& m
   o.mode = prepare_mode::complete;  // all of it off the searches' clock
   o.placement = s.placement;
   o.landmarks = s.landmarks;
+  if (s.tile_bounds) o.tile_bounds = true;
   const std::optional<bool> squares = s.options.diagnostics.open_squares;
   o.open_squares = squares;
   // Block A* alone, or find-path told --no-jumps: prepared for Block A* (its landmarks).

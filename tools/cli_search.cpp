@@ -196,6 +196,9 @@ search_setup make_setup(algorithm algo, const setup_options& o) {
   s.options = read_search_options(o.search, s.movement);
   if (uses_database(algo)) s.options.expected_rule = s.movement;
   s.landmarks = o.landmarks;
+  s.tile_bounds = o.tile_bounds;
+  if (s.tile_bounds && s.movement.on_vertices())
+    throw usage_error("--landmark-tiles: landmark bounds per tile are for tile and octile, not " + s.movement.name());
   s.prepare = !o.no_prepare;
   if (o.placement) {
     const std::optional<landmark_placement> p = parse_landmark_placement(*o.placement);

@@ -72,6 +72,7 @@ struct search_setup {
   search_options options;  // from the command line's search options (add_search_options)
   bool prepare = true;        // lddb::prepare each map (--no-prepare: not)
   std::optional<int> landmarks{};  // --landmarks: instead of the preparation's count (0: none)
+  bool tile_bounds = false;        // --landmark-tiles: landmark bounds per tile (prepare_options::tile_bounds)
   landmark_placement placement = landmark_placement::farthest;
   // Does the unit move on the map itself (a one-cell unit, a point for any-angle, of the
   // ground class)? Then the scenarios' optima apply to it.
@@ -86,6 +87,7 @@ struct setup_options {
   search_option_args search;               // --heuristic, --weight, --smooth, --size...
   std::optional<int> landmarks{};          // --landmarks
   std::optional<std::string> placement{};  // --landmark-placement
+  bool tile_bounds = false;                // --landmark-tiles
   bool no_prepare = false;                 // --no-prepare
 };
 // Throws usage_error also for a --heuristic not admissible for the rule (whatever the
@@ -98,9 +100,9 @@ int block_size_for(const search_setup& s);
 // "0 (a point)" under any-angle.
 std::string unit_text(const lddb::rule& r, const lddb::unit& u);
 
-// The options --no-prepare, --landmarks K and --landmark-placement, on a search command.
-void add_prepare_options(CLI::App* cmd, bool& no_prepare, std::optional<int>& count,
-                         std::optional<std::string>& placement);
+// The options --no-prepare, --landmarks K, --landmark-tiles and --landmark-placement, on a
+// search command.
+void add_prepare_options(CLI::App* cmd, setup_options& o);
 // Prepares one map for the setup's rule (lddb/prepare.hpp), all of it before it returns,
 // as the setup asks: by default what the measured rules choose, with --landmarks K that
 // many landmarks; with --no-prepare nothing (unless --landmarks K: then only those, and

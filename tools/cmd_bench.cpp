@@ -451,7 +451,7 @@ void add_bench_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--algo,-a", a->algo, "find-path, block-astar, astar, jps, theta or lazy-theta")->capture_default_str();
   cmd->add_option("--rule,-r", a->setup.rule_text, "Movement rule (default: the database's, else octile)");
   cmd->add_option("--lddb", a->setup.lddb, "Database for find-path and block-astar (default: the shipped one for the rule)");
-  add_prepare_options(cmd, a->setup.no_prepare, a->setup.landmarks, a->setup.placement);
+  add_prepare_options(cmd, a->setup);
   add_search_options(cmd, a->setup.search);
   cmd->add_option("--csv", a->csv, "Write one CSV row per query here");
   cmd->add_option("--paths", a->paths, "Write each query's waypoints here, one query a line");

@@ -159,7 +159,7 @@ void add_render_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--algo,-a", a->algos, "Algorithm to draw (repeatable): NAME or NAME:RULE");
   cmd->add_option("--rule,-r", a->setup.rule_text, "Movement rule for every algorithm without its own");
   cmd->add_option("--lddb", a->setup.lddb, "Database for find-path and block-astar");
-  add_prepare_options(cmd, a->setup.no_prepare, a->setup.landmarks, a->setup.placement);
+  add_prepare_options(cmd, a->setup);
   add_search_options(cmd, a->setup.search);
   cmd->add_option("--out,-o", a->out, "Output .svg file (written atomically)")->required();
   cmd->footer(std::string(kSearchRulesHelp) + kDatabaseSearchHelp + kRenderFooter);

@@ -146,7 +146,7 @@ void add_solve_command(CLI::App& app, command_action& chosen) {
   cmd->add_option("--rule,-r", a->setup.rule_text, "Movement rule (default: the database's, else octile)");
   cmd->add_option("--algo,-a", a->algo, "find-path (default), block-astar, astar, jps, theta or lazy-theta");
   cmd->add_option("--lddb", a->setup.lddb, "Database for find-path and block-astar (default: the shipped one for the rule)");
-  add_prepare_options(cmd, a->setup.no_prepare, a->setup.landmarks, a->setup.placement);
+  add_prepare_options(cmd, a->setup);
   add_search_options(cmd, a->setup.search);
   cmd->add_flag("--json", a->json, "Print JSON instead of text");
   cmd->footer(std::string(kSearchRulesHelp) + kDatabaseSearchHelp + kSolveFooter);

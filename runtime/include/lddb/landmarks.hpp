@@ -38,6 +38,18 @@
 //   no more than d does along a move, so the bound stays consistent, only looser between
 //   points that far. 2 bytes a point a landmark, and one more Dijkstra to build.
 // Either way the table runs by tiles of 4 x 4 points (rounded up to whole tiles).
+// - Tile bounds (landmark_width::tile_bounds), for more landmarks in less memory: per tile
+//   of 4 x 4 points and landmark, the least and the greatest of its points' 16-bit
+//   distances (the 16-bit unit above), 4 bytes a tile a landmark (an eighth of a 16-bit
+//   table's): 16 landmarks take half the bytes of 4 per point. Since lo(a) <= d(L, a) <= hi(a), the bound
+//   max(lo(a) - hi(b), lo(b) - hi(a)) is admissible. It is not consistent (two
+//   neighbouring tiles' ranges may differ by more than the move between them), so only a
+//   search that reopens a point whose cost falls may read it: Block A*, A*, Theta* and
+//   jump point search do at weight 1, and a weighted query goes without it
+//   (search_options::weight). For the cell rules only (Theta* closes vertices for good).
+//   Freeing a cell that the reference has blocked calls for a
+//   rebuild (repair says rebuild_needed): a range cannot be lowered without its points'
+//   own distances.
 //
 // Changing maps (grid_map::set_blocked). Blocking cells only makes distances longer, so old
 // tables stay lower bounds; freeing cells can make them too long. A set remembers the map
@@ -97,8 +109,8 @@ namespace lddb {
 // random: seeded random points of the same component.
 enum class landmark_placement : std::uint8_t { farthest, random };
 
-// How wide a table entry is (see "Distances are stored" above).
-enum class landmark_width : std::uint8_t { bits32, bits16 };
+// How wide a table entry is, or tile bounds (see "Distances are stored" above).
+enum class landmark_width : std::uint8_t { bits32, bits16, tile_bounds };
 const char* landmark_placement_name(landmark_placement p);
 std::optional<landmark_placement> parse_landmark_placement(std::string_view text);
 
@@ -108,7 +120,7 @@ class landmark_builder;
 enum class landmark_repair : std::uint8_t {
   current,         // the set is current_for the map
   unfinished,      // the work budget ran out first: call again (the set stays not current)
-  rebuild_needed,  // another map object, or an empty set
+  rebuild_needed,  // another map object, an empty set, or tile bounds past the reference
 };
 
 namespace detail {
@@ -140,7 +152,7 @@ class landmark_set {
   landmark_set() = default;  // no landmarks: lower_bound is 0
 
   // Builds `count` (1..kMaxLandmarks) landmarks for rule r on the map, all at once (see
-  // landmark_builder for slices). Throws std::invalid_argument for a count out of range or
+  // landmark_builder for slices). Throws std::invalid_argument for a count out of range, tile bounds under any-angle, or
   // a map with no free cell. The same map, rule, count, placement, seed and width give the
   // same set on every platform.
   static landmark_set build(const rule& r, const grid_map& map, int count,
@@ -195,6 +207,7 @@ class landmark_set {
   // distance falls), kept between calls. rebuild_needed: build a new set (the tables are
   // left not current, never wrong). Same map object only: a copy of the map (another
   // identity) asks for a rebuild.
+  // Tile bounds: rebuild_needed once a cell the reference has blocked is freed.
   landmark_repair repair(const grid_map& map, std::uint64_t work = ~std::uint64_t{0});
 
   // The lower bound on the rule's least cost from a to b (cells or vertices), fixed point;
@@ -203,12 +216,25 @@ class landmark_set {
   cost_t lower_bound(point a, point b) const;
 
   // Landmark l's distance to point p (has_point), in units of unit_cost(); kUnreached
-  // where no path joins them, whatever the width.
+  // where no path joins them, whatever the width. Tile bounds: the least of p's tile
+  // (tile_range), a lower bound on it.
   std::uint32_t distance(point p, int l) const {
+    if (width_ == landmark_width::tile_bounds) return tile_range(p, l).lo;
     const std::size_t i = slot(p) * static_cast<std::size_t>(count_) + static_cast<std::size_t>(l);
     if (width_ == landmark_width::bits32) return table_[i];
     return narrow_[i] == kUnreached16 ? kUnreached : narrow_[i];
   }
+  // Tile bounds: the least and the greatest distance from landmark l to the points of p's
+  // tile that it reaches (both kUnreached where it reaches none).
+  struct range {
+    std::uint32_t lo, hi;
+  };
+  range tile_range(point p, int l) const {
+    const std::size_t i = ((slot(p) >> 4) * static_cast<std::size_t>(count_) + static_cast<std::size_t>(l)) * 2;
+    if (narrow_[i] == kUnreached16) return {kUnreached, kUnreached};
+    return {narrow_[i], narrow_[i + 1]};
+  }
+  bool tile_bounds() const { return width_ == landmark_width::tile_bounds; }
   landmark_width width() const { return width_; }
   cost_t unit_cost() const { return unit_cost_; }  // cost units of a stored unit
 
@@ -218,6 +244,11 @@ class landmark_set {
   // points a Block A* expansion reads (a block's boundary) share few cache lines.
   const std::uint32_t* wide(point p) const { return table_.data() + slot(p) * static_cast<std::size_t>(count_); }
   const std::uint16_t* narrow(point p) const { return narrow_.data() + slot(p) * static_cast<std::size_t>(count_); }
+  // Tile bounds: the K pairs (least, greatest) of p's tile, kUnreached16 least where the
+  // landmark reaches none of its points.
+  const std::uint16_t* ranges(point p) const {
+    return narrow_.data() + (slot(p) >> 4) * static_cast<std::size_t>(count_) * 2;
+  }
   // Point p's slot: its tile of 4 x 4 points (tiles_x() tiles a row), then its place in it.
   // A search that copies tiles_x() and the tables' start reads a point without the set.
   std::size_t slot(point p) const { return slot_in(p, tiles_x_); }
@@ -240,7 +271,7 @@ class landmark_set {
   std::uint64_t map_identity_ = 0, cells_freed_ = 0, cells_blocked_ = 0;
   std::vector<point> points_;
   std::vector<std::uint32_t> table_;   // point-major: K distances per point (bits32)
-  std::vector<std::uint16_t> narrow_;  // the same at 16 bits (bits16)
+  std::vector<std::uint16_t> narrow_;  // the same at 16 bits (bits16); tile-major K pairs (tile_bounds)
   std::uint32_t unit_[2] = {0, 0};    // stored units of a straight and a diagonal move
   std::uint32_t cap_ = kUnreached - 1;  // the largest distance stored (past it, stored as it)
   std::vector<std::uint8_t> moves_;   // legal moves by the cells around a point (landmark_dial.hpp)

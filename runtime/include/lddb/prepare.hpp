@@ -68,6 +68,7 @@ class database;
 struct preparation_plan {
   int landmarks = 0;          // landmarks to build (0: none)
   bool narrow_landmarks = false;  // their tables in 16 bits (landmark_width::bits16): a large map
+  bool tile_bounds = false;   // their tables as bounds per tile (landmark_width::tile_bounds)
   bool open_squares = false;  // Block A* with open squares (the search_diagnostics::open_squares default)
   bool jumps = false;         // find_path answers by jump point search (lddb/find_path.hpp)
   std::string why;            // the map's figures the choice read, for reports
@@ -141,6 +142,10 @@ struct prepare_options {
   std::optional<int> landmarks;      // instead of the plan's count (0: none; at most landmark_set::kMaxLandmarks)
   std::optional<bool> open_squares;  // instead of the plan's choice
   std::optional<bool> jumps;         // instead of the plan's choice (true only where jump_point_search_supports the rule)
+  // Landmark bounds per tile of 4 x 4 cells instead of per cell (landmark_width::
+  // tile_bounds; cell rules only): kTileLandmarks of them, or the count asked for, where the
+  // plan has landmarks. An eighth of a 16-bit table's memory a landmark, looser a landmark.
+  std::optional<bool> tile_bounds;
   landmark_placement placement = landmark_placement::farthest;  // where the landmarks go
   // Rebuild the landmarks (in slices, by prepare_step) once this many cells were blocked
   // since they were built, less those freed again (landmark_set::cells_blocked_since), and
@@ -152,6 +157,7 @@ struct prepare_options {
   // above). False: keep them current whatever the map does.
   bool adapt_to_change = true;
 };
+inline constexpr int kTileLandmarks = 16;
 inline constexpr int kChangeWindow = 64;  // prepare_step calls watched (at most 64)
 inline constexpr std::uint64_t kQuietSteps = 1024;  // calls in a row without a change: it holds still
 inline constexpr std::uint64_t kSettledSteps = 64;  // the same, before a rebuild after blocked cells

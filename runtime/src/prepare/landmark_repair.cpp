@@ -86,11 +86,14 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
       repair_to_ = map.cells_freed();
       repair_cells_.clear();
       if (map.freed_kept_since(cells_freed_)) {
+        std::uint64_t restored = 0;
         for (std::uint64_t n = cells_freed_; n < repair_to_; ++n) {
           const grid_map::cell c = map.freed_cell(n);
           if (reference_blocked(c.x, c.y)) repair_cells_.push_back({c.x, c.y});
-          else ++restored_;
+          else ++restored;
         }
+        if (tile_bounds() && !repair_cells_.empty()) return landmark_repair::rebuild_needed;  // below
+        restored_ += restored;
         work -= std::min<std::uint64_t>(work, repair_to_ - cells_freed_);
       } else {  // more than the journal keeps: the map against the reference, a word at a time
         // The count of blocked cells starts again from the map as it is.
@@ -103,6 +106,8 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
         cells_blocked_ = map.cells_blocked();
         work -= std::min<std::uint64_t>(work, static_cast<std::uint64_t>(map.height()) * static_cast<std::uint64_t>(reference_words_));
       }
+      // Tile bounds keep no point's own distance to lower from: build them again.
+      if (tile_bounds() && !repair_cells_.empty()) return landmark_repair::rebuild_needed;
       for (const point c : repair_cells_) reference_row(c.y)[c.x >> 6] &= ~(std::uint64_t{1} << (c.x & 63));
       if (repair_cells_.empty()) {  // only restored cells: nothing to lower
         cells_freed_ = repair_to_;

@@ -33,6 +33,15 @@ std::optional<landmark_placement> parse_landmark_placement(std::string_view text
 cost_t landmark_set::lower_bound(point a, point b) const {
   if (count_ == 0 || !has_point(a) || !has_point(b)) return 0;
   std::uint32_t best = 0;
+  if (tile_bounds()) {
+    for (int i = 0; i < complete(); ++i) {
+      const range ra = tile_range(a, i), rb = tile_range(b, i);
+      if (ra.lo == kUnreached || rb.lo == kUnreached) continue;
+      if (ra.lo > rb.hi) best = std::max(best, ra.lo - rb.hi);
+      if (rb.lo > ra.hi) best = std::max(best, rb.lo - ra.hi);
+    }
+    return static_cast<cost_t>(best) * unit_cost_;
+  }
   for (int i = 0; i < complete(); ++i) {
     const std::uint32_t da = distance(a, i), db = distance(b, i);
     if (da == kUnreached || db == kUnreached) continue;
@@ -166,6 +175,11 @@ struct landmark_builder::state {
   // (kUnreached: not reached).
   std::uint32_t nearest(std::size_t i) const {
     if (!nearest_array.empty()) return nearest_array[i];
+    if (set.tile_bounds()) {  // the last landmark's own distances, the ranges' least for the others
+      std::uint32_t m = dist[i];
+      for (int l = 0; l + 1 < placed; ++l) m = std::min(m, set.tile_range(at_index(i), l).lo);
+      return m;
+    }
     std::uint32_t m = landmark_set::kUnreached;
     for (int l = 0; l < placed; ++l) m = std::min(m, set.distance(at_index(i), l));
     return m;
@@ -175,6 +189,11 @@ struct landmark_builder::state {
   // reaches are the probe's, so past it the tables say which are reached.
   // False while the walk over a 16-bit set's tables (farthest_from_landmarks) is not done.
   bool choose(std::uint64_t& work, std::size_t& out) {
+    if (given.empty() && placement != landmark_placement::random && placed > 0 && set.tile_bounds()) {
+      out = farthest_by_ranges();
+      work -= std::min<std::uint64_t>(work, n / 8 + 1);
+      return true;
+    }
     if (given.empty() && placement != landmark_placement::random && placed > 0 && nearest_array.empty())
       return farthest_from_landmarks(work, out);
     out = choose_at_once();
@@ -242,6 +261,33 @@ struct landmark_builder::state {
       }
     }
   }
+  // Tile bounds: the point farthest from the landmarks by nearest(), a tile's least over
+  // the landmarks before the last read once for its 16 points (least index on ties).
+  std::size_t farthest_by_ranges() const {
+    const std::size_t k = static_cast<std::size_t>(count);
+    std::size_t best = 0;
+    std::uint32_t best_d = 0;
+    bool any = false;
+    for (int ty = 0; ty * 4 < set.rows_; ++ty)
+      for (int tx = 0; tx < set.tiles_x_; ++tx) {
+        const std::uint16_t* r = set.narrow_.data() + (static_cast<std::size_t>(ty) * static_cast<std::size_t>(set.tiles_x_) + static_cast<std::size_t>(tx)) * k * 2;
+        std::uint32_t tile_least = landmark_set::kUnreached;
+        for (int l = 0; l + 1 < placed; ++l)
+          if (r[2 * l] != landmark_set::kUnreached16) tile_least = std::min<std::uint32_t>(tile_least, r[2 * l]);
+        for (int y = ty * 4; y < std::min(ty * 4 + 4, set.rows_); ++y)
+          for (int x = tx * 4; x < std::min(tx * 4 + 4, set.stride_); ++x) {
+            const std::size_t i = index_of({x, y});
+            if (dist[i] == landmark_set::kUnreached) continue;
+            const std::uint32_t m = std::min(dist[i], tile_least);
+            if (!any || m > best_d || (m == best_d && i < best)) {
+              best = i;
+              best_d = m;
+              any = true;
+            }
+          }
+      }
+    return best;
+  }
   // The reached point of greatest distance in d (least index on ties).
   std::size_t farthest(const detail::page_vector<std::uint32_t>& d) const {
     std::size_t best = 0;
@@ -256,6 +302,19 @@ struct landmark_builder::state {
     return best;
   }
 
+  // Tile bounds: the landmark's distances (dist) folded into its range in every tile.
+  void fold_into_ranges() {
+    const std::size_t k = static_cast<std::size_t>(count);
+    for (int y = 0, i = 0; y < set.rows_; ++y)
+      for (int x = 0; x < set.stride_; ++x, ++i) {
+        const std::uint32_t d = dist[static_cast<std::size_t>(i)];
+        if (d == landmark_set::kUnreached) continue;  // below the cap: d fits 16 bits
+        std::uint16_t* r = set.narrow_.data() + ((set.slot({x, y}) >> 4) * k + static_cast<std::size_t>(placed)) * 2;
+        const auto v = static_cast<std::uint16_t>(d);
+        if (r[0] == landmark_set::kUnreached16 || v < r[0]) r[0] = v;
+        if (v > r[1]) r[1] = v;
+      }
+  }
   // A 16-bit set's unit, once the sweep is over: its longest distance fits.
   void choose_narrow_units() {
     std::uint32_t longest = 0;
@@ -279,6 +338,8 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, int count
                                 ", not " + std::to_string(count));
   if (map.blocked_count() == static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height()))
     throw std::invalid_argument("landmarks need a free cell, and every cell of the map is blocked");
+  if (width == landmark_width::tile_bounds && r.on_vertices())  // Theta* would read them, and it does not reopen
+    throw std::invalid_argument("landmark tile bounds are for the cell rules (tile, octile), not " + r.name());
   s_ = std::make_unique<state>(r, map, count, placement, seed);
   state& s = *s_;
   landmark_set& set = s.set;
@@ -339,12 +400,12 @@ landmark_builder::landmark_builder(const rule& r, const grid_map& map, const std
                                   std::to_string(s.set.stride_) + "x" + std::to_string(s.set.rows_) +
                                   (s.vertices ? " vertices" : " cells") + " of the map");
   s.given = points;
-  if (width == landmark_width::bits16 && unit == 0) {  // probe from the first point and sweep for the unit
+  if (width != landmark_width::bits32 && unit == 0) {  // probe from the first point and sweep for the unit
     s.first_source = s.index_of(points.front());
     s.total_work = static_cast<std::uint64_t>(s.count + 3) * s.n;
     return;
   }
-  if (width == landmark_width::bits16) {
+  if (width != landmark_width::bits32) {
     const double straight = costs_of(r).straight;
     if (static_cast<double>(unit) > straight || static_cast<double>(unit) * kNarrowCap < straight)
       throw std::invalid_argument("landmark unit " + std::to_string(unit) +
@@ -430,6 +491,9 @@ bool landmark_builder::step(std::uint64_t work) {
           release(s.best_probe);
           if (wide) {
             s.set.table_.assign(s.tiled * static_cast<std::size_t>(s.count), landmark_set::kUnreached);
+          } else if (s.set.tile_bounds()) {  // pairs (least, greatest): unreached, and 0 to raise
+            s.set.narrow_.assign(s.tiled / 16 * static_cast<std::size_t>(s.count) * 2, 0);
+            for (std::size_t i = 0; i < s.set.narrow_.size(); i += 2) s.set.narrow_[i] = landmark_set::kUnreached16;
           } else {
             release(s.dist);
             s.set.narrow_.assign(s.tiled * static_cast<std::size_t>(s.count), landmark_set::kUnreached16);
@@ -437,7 +501,7 @@ bool landmark_builder::step(std::uint64_t work) {
         }
         s.source = l;  // a landmark joins points_ once its column is complete (partial())
         s.at = phase::search;
-        if (wide)
+        if (wide || s.set.tile_bounds())
           s.start_search(l);
         else
           s.start_column_search(l);
@@ -446,6 +510,7 @@ bool landmark_builder::step(std::uint64_t work) {
       case phase::search: {
         if (!s.run_search(work)) return false;
         s.set.points_.push_back(s.at_index(s.source));
+        if (s.set.tile_bounds()) s.fold_into_ranges();
         if (s.set.width_ == landmark_width::bits32) {  // a 16-bit column is written already
           const std::size_t k = static_cast<std::size_t>(s.count);
           const bool first = s.placed == 0;

@@ -2,6 +2,7 @@
 // every search; Block A*'s own use of them is in block_astar/heuristic.hpp.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -74,10 +75,18 @@ class landmark_bound {
     if (set == nullptr || !set->has_point(goal) || !set->has_point(start)) return;
     // Rank the landmarks that reach both ends by their bound at the start (larger first,
     // then by index), keeping kActive.
+    const bool tiles = set->tile_bounds();
     for (int i = 0; i < set->complete(); ++i) {
-      const std::uint32_t g = set->distance(goal, i), s = set->distance(start, i);
-      if (g == landmark_set::kUnreached || s == landmark_set::kUnreached) continue;
-      const std::uint32_t v = g > s ? g - s : s - g;
+      std::uint32_t v = 0;
+      if (tiles) {
+        const landmark_set::range g = set->tile_range(goal, i), s = set->tile_range(start, i);
+        if (g.lo == landmark_set::kUnreached || s.lo == landmark_set::kUnreached) continue;
+        v = std::max(s.lo > g.hi ? s.lo - g.hi : 0u, g.lo > s.hi ? g.lo - s.hi : 0u);
+      } else {
+        const std::uint32_t g = set->distance(goal, i), s = set->distance(start, i);
+        if (g == landmark_set::kUnreached || s == landmark_set::kUnreached) continue;
+        v = g > s ? g - s : s - g;
+      }
       int at = count_;
       while (at > 0 && rank_[at - 1] < v) --at;
       if (at >= kActive) continue;
@@ -92,6 +101,10 @@ class landmark_bound {
     }
     if (count_ == 0 || static_cast<cost_t>(rank_[0]) * set->unit_cost() < open_space) return;
     for (int j = 0; j < count_; ++j) goal_[j] = set->distance(goal, index_[j]);
+    if (tiles) {
+      for (int j = 0; j < count_; ++j) goal_hi_[j] = set->tile_range(goal, index_[j]).hi;
+      ranges_ = set->ranges({0, 0});
+    }
     // What every call reads, copied here: one pointer fewer to follow at each point.
     unit_ = set->unit_cost();
     narrow_ = set->width() == landmark_width::bits16;
@@ -106,6 +119,7 @@ class landmark_bound {
   cost_t operator()(point p) const {
     // Inactive first, on its own: a search whose bound is a local can hoist that test.
     if (columns_ == 0 || static_cast<unsigned>(p.x) >= columns_ || static_cast<unsigned>(p.y) >= rows_) return 0;
+    if (ranges_ != nullptr) return tile_bound(p);
     const std::size_t at = landmark_set::slot_in(p, tiles_x_) * k_;
     const std::uint32_t best = narrow_ ? best_of(narrow_table_ + at, landmark_set::kUnreached16)
                                        : best_of(wide_table_ + at, landmark_set::kUnreached);
@@ -113,6 +127,18 @@ class landmark_bound {
   }
 
  private:
+  // Tile bounds (landmark_set::tile_range): the goal's tile's range against p's tile's.
+  [[gnu::noinline]] cost_t tile_bound(point p) const {
+    const std::uint16_t* r = ranges_ + (landmark_set::slot_in(p, tiles_x_) >> 4) * k_ * 2;
+    std::uint32_t best = 0;
+    for (int j = 0; j < count_; ++j) {
+      const std::uint32_t lo = r[2 * index_[j]], hi = r[2 * index_[j] + 1];
+      if (lo == landmark_set::kUnreached16) continue;
+      if (lo > goal_hi_[j] && lo - goal_hi_[j] > best) best = lo - goal_hi_[j];
+      if (goal_[j] > hi && goal_[j] - hi > best) best = goal_[j] - hi;
+    }
+    return static_cast<cost_t>(best) * unit_;
+  }
   template <class T>
   std::uint32_t best_of(const T* d, T unreached) const {
     std::uint32_t best = 0;
@@ -131,10 +157,11 @@ class landmark_bound {
   cost_t unit_ = 0;
   const std::uint32_t* wide_table_ = nullptr;
   const std::uint16_t* narrow_table_ = nullptr;
+  const std::uint16_t* ranges_ = nullptr;  // tile bounds: goal_ holds the goal's least, goal_hi_ its greatest
   std::size_t k_ = 0;
   int tiles_x_ = 0;
   unsigned columns_ = 0, rows_ = 0;
-  std::array<std::uint32_t, kActive> goal_{}, rank_{};
+  std::array<std::uint32_t, kActive> goal_{}, goal_hi_{}, rank_{};
   std::array<std::uint8_t, kActive> index_{};
 };
 

@@ -150,6 +150,7 @@ std::uint64_t landmark_table_bytes(const rule& r, const grid_map& map, int count
   const std::uint64_t v = r.on_vertices() ? 1 : 0;
   const std::uint64_t w = (static_cast<std::uint64_t>(map.width()) + v + 3) / 4 * 4;
   const std::uint64_t h = (static_cast<std::uint64_t>(map.height()) + v + 3) / 4 * 4;
+  if (width == landmark_width::tile_bounds) return w / 4 * h / 4 * static_cast<std::uint64_t>(count) * 4;
   return w * h * static_cast<std::uint64_t>(count) * (width == landmark_width::bits32 ? 4 : 2);
 }
 
@@ -179,8 +180,10 @@ detail::prepared_rule& entry_for(grid_map& map, const rule& r) {
 
 // A builder of the landmarks the preparation plans, on the map as it is now.
 std::unique_ptr<landmark_builder> new_builder(const detail::prepared_rule& p, const grid_map& map) {
-  return std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement, 1,
-                                            p.plan.narrow_landmarks ? landmark_width::bits16 : landmark_width::bits32);
+  const landmark_width width = p.plan.tile_bounds        ? landmark_width::tile_bounds
+                               : p.plan.narrow_landmarks ? landmark_width::bits16
+                                                         : landmark_width::bits32;
+  return std::make_unique<landmark_builder>(p.movement, map, p.plan.landmarks, p.options.placement, 1, width);
 }
 
 void start_worker(detail::prepared_rule& p, const grid_map& map, bool assess) {
@@ -251,6 +254,16 @@ preparation_plan planned(const detail::prepared_rule& p, const grid_map& map) {
   if (p.options.landmarks) {
     plan.landmarks = *p.options.landmarks;
     size_landmarks(plan, p.movement, map, false);  // the count asked for, at the width that fits
+  }
+  if (p.options.tile_bounds.value_or(false) && plan.landmarks > 0) {
+    plan.tile_bounds = true;
+    plan.narrow_landmarks = false;
+    plan.landmarks = p.options.landmarks.value_or(kTileLandmarks);
+    while (plan.landmarks > 1 && landmark_table_bytes(p.movement, map, plan.landmarks, landmark_width::tile_bounds) > kLandmarkBytes)
+      plan.landmarks /= 2;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "; %d landmarks as bounds per tile", plan.landmarks);
+    plan.why += buf;
   }
   if (p.options.open_squares) plan.open_squares = *p.options.open_squares;
   if (p.options.jumps) plan.jumps = *p.options.jumps && jump_point_search_supports(p.movement);
@@ -375,6 +388,9 @@ preparation_report prepare_rule(const rule& r, grid_map& map, const prepare_opti
   if (options.landmarks && (*options.landmarks < 0 || *options.landmarks > landmark_set::kMaxLandmarks))
     throw std::invalid_argument("prepare_options::landmarks " + std::to_string(*options.landmarks) +
                                 " is out of range: 0 to " + std::to_string(landmark_set::kMaxLandmarks));
+  if (options.tile_bounds.value_or(false) && r.on_vertices())
+    throw std::invalid_argument("prepare_options::tile_bounds: landmark bounds per tile are for tile and octile, not " +
+                                r.name());
   const auto t0 = clock_type::now();
   detail::prepared_rule& p = entry_for(map, r);
   p.options = options;

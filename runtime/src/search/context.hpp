@@ -65,9 +65,11 @@ void finish_path(const rule& r, const grid_map& map, const search_options& optio
 
 // search_options::landmarks when a search may use them on this map: set, not empty and
 // current (no cell freed since they were built); nullptr otherwise (the rule's own
-// heuristic alone). prepare_endpoints has checked their rule.
+// heuristic alone). prepare_endpoints has checked their rule. Tile bounds, which are not
+// consistent, only at weight 1: a weighted search closes points for good.
 inline const landmark_set* usable_landmarks(const search_options& options, const grid_map& map) {
   const landmark_set* l = options.landmarks;
+  if (l != nullptr && l->tile_bounds() && options.weight != 1.0) return nullptr;
   return l != nullptr && l->current_for(map) ? l : nullptr;
 }
 
