@@ -40,16 +40,23 @@
 // Either way the table runs by tiles of 4 x 4 points (rounded up to whole tiles).
 // - Tile bounds (landmark_width::tile_bounds), for more landmarks in less memory: per tile
 //   of 4 x 4 points and landmark, the least and the greatest of its points' 16-bit
-//   distances (the 16-bit unit above), 4 bytes a tile a landmark (an eighth of a 16-bit
-//   table's): 16 landmarks take half the bytes of 4 per point. Since lo(a) <= d(L, a) <= hi(a), the bound
-//   max(lo(a) - hi(b), lo(b) - hi(a)) is admissible. It is not consistent (two
+//   distances (the 16-bit unit above), 4 bytes a tile a landmark, an eighth of a 16-bit
+//   table's: 16 landmarks take half the bytes of 4 per point. Since lo(a) <= d(L, a) <=
+//   hi(a), the bound max(lo(a) - hi(b), lo(b) - hi(a)) is admissible. The ranges hold the
+//   points every landmark reaches (in_reach, a bit a point): a point in a pocket they do
+//   not reach shares its tile's range with points that are not its own, so a query whose
+//   start or goal is out of reach goes without the bound (its search reaches only the
+//   start's points, so those two are all it must check). The bound is not consistent (two
 //   neighbouring tiles' ranges may differ by more than the move between them), so only a
-//   search that reopens a point whose cost falls may read it: Block A*, A*, Theta* and
-//   jump point search do at weight 1, and a weighted query goes without it
-//   (search_options::weight). For the cell rules only (Theta* closes vertices for good).
-//   Freeing a cell that the reference has blocked calls for a
-//   rebuild (repair says rebuild_needed): a range cannot be lowered without its points'
-//   own distances.
+//   search that reopens a point whose cost falls may read it: Block A*, A* and jump point
+//   search do at weight 1, and a weighted query goes without it (search_options::weight).
+//   For the cell rules only (Theta* closes vertices for good). A range keeps no point's
+//   own distance to settle again, so a cell freed that the reference has blocked lowers
+//   every tile's least by the triangle inequality through it and raises its own tile's
+//   greatest (runtime/src/prepare/landmark_tiles.cpp): a pass over the tiles a landmark,
+//   looser for each such cell, which cells_blocked_since counts as it counts a blocked
+//   one. A cell that joins a pocket out of reach, or more than 64 in one repair, ask for a
+//   rebuild (rebuild_needed).
 //
 // Changing maps (grid_map::set_blocked). Blocking cells only makes distances longer, so old
 // tables stay lower bounds; freeing cells can make them too long. A set remembers the map
@@ -120,7 +127,7 @@ class landmark_builder;
 enum class landmark_repair : std::uint8_t {
   current,         // the set is current_for the map
   unfinished,      // the work budget ran out first: call again (the set stays not current)
-  rebuild_needed,  // another map object, an empty set, or tile bounds past the reference
+  rebuild_needed,  // another map object, an empty set, or tile bounds that cannot be lowered
 };
 
 namespace detail {
@@ -182,13 +189,14 @@ class landmark_set {
   }
   std::size_t memory_bytes() const {
     return table_.size() * sizeof(std::uint32_t) + narrow_.size() * sizeof(std::uint16_t) +
-           reference_.size() * sizeof(std::uint64_t);
+           (reference_.size() + reach_.size()) * sizeof(std::uint64_t);
   }
   // Cells the map has blocked since the set was built, less those freed again that the
   // tables' map had free (restored): how much looser than a fresh build the bound may be,
-  // for deciding when to rebuild (see above). Meaningful for the map the set was built from.
+  // for deciding when to rebuild (see above); tile bounds add the cells their ranges were
+  // lowered through. Meaningful for the map the set was built from.
   std::uint64_t cells_blocked_since(const grid_map& map) const {
-    const std::uint64_t blocked = blocked_base_ + (map.cells_blocked() - cells_blocked_);
+    const std::uint64_t blocked = blocked_base_ + lowered_ + (map.cells_blocked() - cells_blocked_);
     return blocked > restored_ ? blocked - restored_ : 0;
   }
   // Whether, of the cells the map freed since its cells_freed() was `since`, one is blocked
@@ -207,7 +215,7 @@ class landmark_set {
   // distance falls), kept between calls. rebuild_needed: build a new set (the tables are
   // left not current, never wrong). Same map object only: a copy of the map (another
   // identity) asks for a rebuild.
-  // Tile bounds: rebuild_needed once a cell the reference has blocked is freed.
+  // Tile bounds: rebuild_needed for a pocket joined or too many cells (see above).
   landmark_repair repair(const grid_map& map, std::uint64_t work = ~std::uint64_t{0});
 
   // The lower bound on the rule's least cost from a to b (cells or vertices), fixed point;
@@ -219,13 +227,13 @@ class landmark_set {
   // where no path joins them, whatever the width. Tile bounds: the least of p's tile
   // (tile_range), a lower bound on it.
   std::uint32_t distance(point p, int l) const {
-    if (width_ == landmark_width::tile_bounds) return tile_range(p, l).lo;
+    if (width_ == landmark_width::tile_bounds) return in_reach(p) ? tile_range(p, l).lo : kUnreached;
     const std::size_t i = slot(p) * static_cast<std::size_t>(count_) + static_cast<std::size_t>(l);
     if (width_ == landmark_width::bits32) return table_[i];
     return narrow_[i] == kUnreached16 ? kUnreached : narrow_[i];
   }
   // Tile bounds: the least and the greatest distance from landmark l to the points of p's
-  // tile that it reaches (both kUnreached where it reaches none).
+  // tile that are in_reach (both kUnreached where none is).
   struct range {
     std::uint32_t lo, hi;
   };
@@ -235,6 +243,12 @@ class landmark_set {
     return {narrow_[i], narrow_[i + 1]};
   }
   bool tile_bounds() const { return width_ == landmark_width::tile_bounds; }
+  // Tile bounds: whether every landmark reaches point p (has_point), on the tables' map.
+  bool in_reach(point p) const {
+    if (reach_.empty()) return false;  // no landmark complete yet
+    const std::size_t w = (static_cast<std::size_t>(stride_) + 63) >> 6;
+    return (reach_[static_cast<std::size_t>(p.y) * w + (static_cast<std::size_t>(p.x) >> 6)] >> (p.x & 63) & 1u) != 0;
+  }
   landmark_width width() const { return width_; }
   cost_t unit_cost() const { return unit_cost_; }  // cost units of a stored unit
 
@@ -272,6 +286,7 @@ class landmark_set {
   std::vector<point> points_;
   std::vector<std::uint32_t> table_;   // point-major: K distances per point (bits32)
   std::vector<std::uint16_t> narrow_;  // the same at 16 bits (bits16); tile-major K pairs (tile_bounds)
+  std::vector<std::uint64_t> reach_;   // tile bounds: the points in_reach, a bit a point, row by row
   std::uint32_t unit_[2] = {0, 0};    // stored units of a straight and a diagonal move
   std::uint32_t cap_ = kUnreached - 1;  // the largest distance stored (past it, stored as it)
   std::vector<std::uint8_t> moves_;   // legal moves by the cells around a point (landmark_dial.hpp)
@@ -301,6 +316,13 @@ class landmark_set {
   bool repair_seeded_ = false;
   std::uint64_t repair_to_ = 0;
   std::vector<point> repair_cells_;  // the pass's cells freed that the reference had blocked
+  // Tile bounds (landmark_tiles.cpp): the pass's cells are checked, put in reach and freed
+  // on the reference at its start, then each landmark's ranges are lowered through them;
+  // lowered_ counts the cells so far, each a loosening (counted as a blocked cell).
+  bool take_freed_into_tiles();
+  std::uint64_t lower_tiles(int l);  // the work it took
+  std::vector<std::uint8_t> repair_reached_;
+  std::uint64_t lowered_ = 0;
   detail::landmark_queues_box repair_queues_;
 };
 

@@ -92,7 +92,6 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
           if (reference_blocked(c.x, c.y)) repair_cells_.push_back({c.x, c.y});
           else ++restored;
         }
-        if (tile_bounds() && !repair_cells_.empty()) return landmark_repair::rebuild_needed;  // below
         restored_ += restored;
         work -= std::min<std::uint64_t>(work, repair_to_ - cells_freed_);
       } else {  // more than the journal keeps: the map against the reference, a word at a time
@@ -106,8 +105,10 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
         cells_blocked_ = map.cells_blocked();
         work -= std::min<std::uint64_t>(work, static_cast<std::uint64_t>(map.height()) * static_cast<std::uint64_t>(reference_words_));
       }
-      // Tile bounds keep no point's own distance to lower from: build them again.
-      if (tile_bounds() && !repair_cells_.empty()) return landmark_repair::rebuild_needed;
+      if (tile_bounds() && !repair_cells_.empty()) {  // landmark_tiles.cpp: ranges lowered through the cells
+        if (!take_freed_into_tiles()) return landmark_repair::rebuild_needed;
+        repair_at_ = 0;
+      }
       for (const point c : repair_cells_) reference_row(c.y)[c.x >> 6] &= ~(std::uint64_t{1} << (c.x & 63));
       if (repair_cells_.empty()) {  // only restored cells: nothing to lower
         cells_freed_ = repair_to_;
@@ -115,6 +116,16 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
       }
       repair_at_ = 0;
       repair_seeded_ = false;
+    }
+    if (tile_bounds()) {
+      work -= std::min(work, lower_tiles(repair_at_));
+      if (++repair_at_ == count_) {
+        cells_freed_ = repair_to_;
+        repair_at_ = -1;
+        lowered_ += repair_cells_.size();
+      }
+      if (work == 0) return current_for(map) ? landmark_repair::current : landmark_repair::unfinished;
+      continue;
     }
     if (!repair_seeded_) {
       landmark_dial::clear(repair_queues_.get());

@@ -34,6 +34,7 @@ cost_t landmark_set::lower_bound(point a, point b) const {
   if (count_ == 0 || !has_point(a) || !has_point(b)) return 0;
   std::uint32_t best = 0;
   if (tile_bounds()) {
+    if (!in_reach(a) || !in_reach(b)) return 0;
     for (int i = 0; i < complete(); ++i) {
       const range ra = tile_range(a, i), rb = tile_range(b, i);
       if (ra.lo == kUnreached || rb.lo == kUnreached) continue;
@@ -302,13 +303,22 @@ struct landmark_builder::state {
     return best;
   }
 
-  // Tile bounds: the landmark's distances (dist) folded into its range in every tile.
+  // Tile bounds: the landmark's distances (dist) folded into its range in every tile, for
+  // the points in reach: the first landmark's, less any a later one does not reach.
   void fold_into_ranges() {
     const std::size_t k = static_cast<std::size_t>(count);
+    const std::size_t words = (static_cast<std::size_t>(set.stride_) + 63) >> 6;
+    if (placed == 0) set.reach_.assign(words * static_cast<std::size_t>(set.rows_), 0);
     for (int y = 0, i = 0; y < set.rows_; ++y)
       for (int x = 0; x < set.stride_; ++x, ++i) {
         const std::uint32_t d = dist[static_cast<std::size_t>(i)];
-        if (d == landmark_set::kUnreached) continue;  // below the cap: d fits 16 bits
+        std::uint64_t& bits = set.reach_[static_cast<std::size_t>(y) * words + (static_cast<std::size_t>(x) >> 6)];
+        const std::uint64_t bit = std::uint64_t{1} << (x & 63);
+        if (placed == 0 && d != landmark_set::kUnreached) bits |= bit;
+        if (d == landmark_set::kUnreached || (bits & bit) == 0) {
+          bits &= ~bit;
+          continue;
+        }  // below the cap: d fits 16 bits
         std::uint16_t* r = set.narrow_.data() + ((set.slot({x, y}) >> 4) * k + static_cast<std::size_t>(placed)) * 2;
         const auto v = static_cast<std::uint16_t>(d);
         if (r[0] == landmark_set::kUnreached16 || v < r[0]) r[0] = v;

@@ -76,6 +76,7 @@ class landmark_bound {
     // Rank the landmarks that reach both ends by their bound at the start (larger first,
     // then by index), keeping kActive.
     const bool tiles = set->tile_bounds();
+    if (tiles && (!set->in_reach(start) || !set->in_reach(goal))) return;
     for (int i = 0; i < set->complete(); ++i) {
       std::uint32_t v = 0;
       if (tiles) {

@@ -1,0 +1,153 @@
+// Tile bounds after cells are freed (landmark_set::repair; lddb/landmarks.hpp, "Tile bounds").
+//
+// A range keeps no point's own distance, so a freed cell cannot be settled again as the
+// per-point tables are. Its ranges are lowered instead, by the triangle inequality. A new
+// path to a point p runs through the freed cells; take the last one, c, on it:
+// d'(L, p) >= d'(L, c) + the octile count of moves from c to p. And d'(L, c) >= base(c):
+// the least, over the moves into c from a point n that is not freed, of n's tile's least
+// plus the move (the way to the first freed cell on the path runs through old cells only),
+// and over the freed cells c' of base(c') plus the octile count from c' to c. So each tile's
+// least falls to at most base(c) + the count from c to its nearest point, and the freed
+// cell's own tile's greatest rises to at least top(c), the same over the tiles' greatest
+// along legal moves, which is at least d'(L, c). Both bounds hold by the moves' stored units
+// (each rounded down, lddb/landmarks.hpp), and the cap keeps them in 16 bits.
+//
+// A freed cell next to a point out of reach joins a pocket to the landmarks' points: the
+// pocket's points would need ranges of their own, so that asks for a rebuild, as do more
+// than kMaxTileFrees cells in one pass (each costs a pass over the tiles a landmark).
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "lddb/landmarks.hpp"
+#include "lddb/moves.hpp"
+#include "map/move_tables.hpp"
+
+namespace lddb {
+
+namespace {
+
+constexpr std::size_t kMaxTileFrees = 64;
+
+}  // namespace
+
+bool landmark_set::take_freed_into_tiles() {
+  std::sort(repair_cells_.begin(), repair_cells_.end(),
+            [](point a, point b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+  repair_cells_.erase(std::unique(repair_cells_.begin(), repair_cells_.end()), repair_cells_.end());
+  if (repair_cells_.size() > kMaxTileFrees) return false;
+  const auto freed = [this](point p) { return std::find(repair_cells_.begin(), repair_cells_.end(), p) != repair_cells_.end(); };
+  // The reference as it will be once the cells are free: the moves the pass may use.
+  const auto blocked = [&](int x, int y) { return reference_blocked(x, y) && !freed({x, y}); };
+  const std::size_t k = repair_cells_.size();
+  repair_reached_.assign(k, 0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const point c = repair_cells_[i];
+    for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
+      const int s = __builtin_ctz(m);
+      const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
+      if (freed(n)) continue;
+      if (!in_reach(n)) return false;  // a pocket joins: it has no ranges of its own
+      repair_reached_[i] = 1;
+    }
+  }
+  // Freed cells reached through other freed cells.
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (repair_reached_[i]) continue;
+      const point c = repair_cells_[i];
+      for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0 && !repair_reached_[i]; m &= m - 1) {
+        const int s = __builtin_ctz(m);
+        const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
+        const auto j = std::find(repair_cells_.begin(), repair_cells_.end(), n);
+        if (j != repair_cells_.end() && repair_reached_[static_cast<std::size_t>(j - repair_cells_.begin())]) {
+          repair_reached_[i] = 1;
+          more = true;
+        }
+      }
+    }
+  }
+  const std::size_t words = (static_cast<std::size_t>(stride_) + 63) >> 6;
+  for (std::size_t i = 0; i < k; ++i)
+    if (repair_reached_[i]) {
+      const point c = repair_cells_[i];
+      reach_[static_cast<std::size_t>(c.y) * words + (static_cast<std::size_t>(c.x) >> 6)] |= std::uint64_t{1} << (c.x & 63);
+    }
+  return true;
+}
+
+std::uint64_t landmark_set::lower_tiles(int l) {
+  // Called once the reference has the pass's cells free.
+  const std::size_t k = repair_cells_.size();
+  const std::uint32_t straight = unit_[0], diagonal = std::min(unit_[1], 2 * unit_[0]);
+  const auto count_between = [&](int dx, int dy) {  // the least stored units of dx, dy moves
+    const std::uint32_t a = static_cast<std::uint32_t>(std::min(dx, dy)), b = static_cast<std::uint32_t>(std::max(dx, dy));
+    return a * diagonal + (b - a) * straight;
+  };
+  constexpr std::uint32_t kNone = kUnreached;
+  std::vector<std::uint32_t> base(k, kNone), top(k, kNone);
+  const auto blocked = [this](int x, int y) { return reference_blocked(x, y); };
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!repair_reached_[i]) continue;
+    const point c = repair_cells_[i];
+    for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
+      const int s = __builtin_ctz(m);
+      const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
+      if (std::find(repair_cells_.begin(), repair_cells_.end(), n) != repair_cells_.end()) continue;
+      const range r = tile_range(n, l);
+      if (r.lo == kUnreached) continue;
+      const std::uint32_t step = unit_[s >= 4];
+      base[i] = std::min(base[i], r.lo + step);
+      top[i] = std::min(top[i], r.hi + step);
+    }
+  }
+  // Through one another: base by any way between them, top by legal moves.
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < k; ++j) {
+        if (i == j || base[j] == kNone) continue;
+        const point a = repair_cells_[j], b = repair_cells_[i];
+        const std::uint32_t via = base[j] + count_between(std::abs(a.x - b.x), std::abs(a.y - b.y));
+        if (via < base[i]) base[i] = via, more = true;
+      }
+    for (std::size_t i = 0; i < k; ++i) {
+      const point c = repair_cells_[i];
+      for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
+        const int s = __builtin_ctz(m);
+        const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
+        const auto j = std::find(repair_cells_.begin(), repair_cells_.end(), n);
+        if (j == repair_cells_.end() || top[static_cast<std::size_t>(j - repair_cells_.begin())] == kNone) continue;
+        const std::uint32_t via = top[static_cast<std::size_t>(j - repair_cells_.begin())] + unit_[s >= 4];
+        if (via < top[i]) top[i] = via, more = true;
+      }
+    }
+  }
+  const std::size_t kk = static_cast<std::size_t>(count_);
+  const int tiles_y = (rows_ + 3) >> 2;
+  for (int ty = 0; ty < tiles_y; ++ty)
+    for (int tx = 0; tx < tiles_x_; ++tx) {
+      std::uint16_t* r = narrow_.data() + ((static_cast<std::size_t>(ty) * static_cast<std::size_t>(tiles_x_) + static_cast<std::size_t>(tx)) * kk + static_cast<std::size_t>(l)) * 2;
+      const int x0 = tx * 4, y0 = ty * 4;
+      for (std::size_t i = 0; i < k; ++i) {
+        if (base[i] == kNone) continue;
+        const point c = repair_cells_[i];
+        const bool own = c.x >> 2 == tx && c.y >> 2 == ty;
+        if (r[0] == kUnreached16 && !own) continue;  // no point of the tile in reach
+        const int dx = std::max({0, x0 - c.x, c.x - (x0 + 3)}), dy = std::max({0, y0 - c.y, c.y - (y0 + 3)});
+        const std::uint32_t lo = std::min(base[i] + count_between(dx, dy), cap_);
+        if (r[0] == kUnreached16) {  // the freed cell is the tile's first point in reach
+          r[0] = static_cast<std::uint16_t>(lo);
+          r[1] = static_cast<std::uint16_t>(std::min(top[i], cap_));
+          continue;
+        }
+        if (lo < r[0]) r[0] = static_cast<std::uint16_t>(lo);
+        if (own && top[i] != kNone && std::min(top[i], cap_) > r[1]) r[1] = static_cast<std::uint16_t>(std::min(top[i], cap_));
+      }
+    }
+  return static_cast<std::uint64_t>(tiles_x_) * static_cast<std::uint64_t>(tiles_y) * (k + 1) / 16 + 1;
+}
+
+}  // namespace lddb
