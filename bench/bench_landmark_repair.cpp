@@ -2,7 +2,9 @@
 // (docs/benchmarks.md, "Landmark repair"; scripts/bench_landmarks.sh --repair).
 //
 // For a 512 x 512 map and the same map drawn at 4x (each cell as 4 x 4 cells, 2048 x 2048),
-// octile and any-angle, 8 landmarks (farthest placement): on a fresh copy of the map the
+// octile and any-angle with 8 landmarks, and octile with 16 as tile bounds (farthest
+// placement; landmark_width::tile_bounds, whose ranges are lowered through the freed cells,
+// or rebuilt past 64 of them: "rebuild" then): on a fresh copy of the map the
 // set is built (timed: that is the rebuild a change would cost without repair), the map
 // changes, and repair(map) brings the set up to date (timed). The changes:
 //   - door opens, 1 or 3 cells: wall cells between two free cells (left and right, or above
@@ -103,19 +105,31 @@ struct change {
   bool reopen;  // free at the build: blocked, then freed
 };
 
+struct variant {
+  lddb::rule r;
+  int count;
+  lddb::landmark_width width;
+  const char* label;
+};
+
 void run(const std::string& map_name, const grid_map& base, const std::vector<change>& changes, int runs) {
-  for (const lddb::rule& r : {lddb::rule::octile(), lddb::rule::any_angle()}) {
+  const variant variants[] = {{lddb::rule::octile(), 8, lddb::landmark_width::bits32, "octile"},
+                              {lddb::rule::any_angle(), 8, lddb::landmark_width::bits32, "any-angle"},
+                              {lddb::rule::octile(), 16, lddb::landmark_width::tile_bounds, "octile, 16 tile bounds"}};
+  for (const variant& v : variants) {
+    const lddb::rule& r = v.r;
     for (const change& c : changes) {
       if (c.cells.empty()) {
-        std::printf("| %s | %s | %s | no such cells | | |\n", map_name.c_str(), r.name().c_str(), c.name.c_str());
+        std::printf("| %s | %s | %s | no such cells | | |\n", map_name.c_str(), v.label, c.name.c_str());
         continue;
       }
+      bool rebuild = false;
       double build = 1e300, repair = 1e300;
       for (int i = 0; i < runs; ++i) {
         grid_map m = base;
         for (point p : c.cells) m.set_blocked(p.x, p.y, !c.reopen);
         auto t0 = clock_type::now();
-        lddb::landmark_set set = lddb::landmark_set::build(r, m, 8);
+        lddb::landmark_set set = lddb::landmark_set::build(r, m, v.count, lddb::landmark_placement::farthest, 1, v.width);
         build = std::min(build, ms_since(t0));
         if (c.reopen)
           for (point p : c.cells) m.set_blocked(p.x, p.y, true);
@@ -123,12 +137,21 @@ void run(const std::string& map_name, const grid_map& base, const std::vector<ch
         t0 = clock_type::now();
         const lddb::landmark_repair got = set.repair(m);
         repair = std::min(repair, ms_since(t0));
+        if (got == lddb::landmark_repair::rebuild_needed && v.width == lddb::landmark_width::tile_bounds) {
+          rebuild = true;
+          continue;
+        }
         if (got != lddb::landmark_repair::current || !set.current_for(m)) {
           std::fprintf(stderr, "bench_landmark_repair: the repair did not finish\n");
           std::exit(1);
         }
       }
-      std::printf("| %s | %s | %s (%zu cells) | %.3f | %.1f | %.0fx |\n", map_name.c_str(), r.name().c_str(), c.name.c_str(),
+      if (rebuild) {
+        std::printf("| %s | %s | %s (%zu cells) | rebuild | %.1f | 1x |\n", map_name.c_str(), v.label, c.name.c_str(),
+                    c.cells.size(), build);
+        continue;
+      }
+      std::printf("| %s | %s | %s (%zu cells) | %.3f | %.1f | %.0fx |\n", map_name.c_str(), v.label, c.name.c_str(),
                   c.cells.size(), repair, build, build / repair);
     }
   }

@@ -108,7 +108,7 @@ std::uint64_t landmark_set::lower_tiles(int l) {
     more = false;
     for (std::size_t i = 0; i < k; ++i)
       for (std::size_t j = 0; j < k; ++j) {
-        if (i == j || base[j] == kNone) continue;
+        if (i == j || base[j] == kNone || !repair_reached_[i]) continue;
         const point a = repair_cells_[j], b = repair_cells_[i];
         const std::uint32_t via = base[j] + count_between(std::abs(a.x - b.x), std::abs(a.y - b.y));
         if (via < base[i]) base[i] = via, more = true;
@@ -125,28 +125,60 @@ std::uint64_t landmark_set::lower_tiles(int l) {
       }
     }
   }
+  // The cells whose base does not come through another's (base[i] + the count from i to j
+  // <= base[j]: then i lowers every tile at least as far as j), and the box around them.
+  std::vector<std::size_t> lowering;
+  std::uint32_t least = kNone;
+  int bx0 = stride_, by0 = rows_, bx1 = -1, by1 = -1;
+  for (std::size_t j = 0; j < k; ++j) {
+    if (base[j] == kNone) continue;
+    bool through = false;
+    for (std::size_t i = 0; i < k && !through; ++i) {
+      const point a = repair_cells_[i], b = repair_cells_[j];
+      through = i != j && base[i] != kNone &&
+                base[i] + count_between(std::abs(a.x - b.x), std::abs(a.y - b.y)) <= base[j] && (base[i] < base[j] || i < j);
+    }
+    const point c = repair_cells_[j];
+    if (!through) lowering.push_back(j);
+    least = std::min(least, base[j]);
+    bx0 = std::min(bx0, c.x), by0 = std::min(by0, c.y), bx1 = std::max(bx1, c.x), by1 = std::max(by1, c.y);
+  }
   const std::size_t kk = static_cast<std::size_t>(count_);
   const int tiles_y = (rows_ + 3) >> 2;
   for (int ty = 0; ty < tiles_y; ++ty)
     for (int tx = 0; tx < tiles_x_; ++tx) {
       std::uint16_t* r = narrow_.data() + ((static_cast<std::size_t>(ty) * static_cast<std::size_t>(tiles_x_) + static_cast<std::size_t>(tx)) * kk + static_cast<std::size_t>(l)) * 2;
       const int x0 = tx * 4, y0 = ty * 4;
-      for (std::size_t i = 0; i < k; ++i) {
-        if (base[i] == kNone) continue;
+      const bool holds_one = bx0 <= x0 + 3 && bx1 >= x0 && by0 <= y0 + 3 && by1 >= y0;
+      if (!holds_one) {  // a tile beside the cells: at most the least base plus the count from the box
+        if (r[0] == kUnreached16) continue;
+        const int dx = std::max({0, x0 - bx1, bx0 - (x0 + 3)}), dy = std::max({0, y0 - by1, by0 - (y0 + 3)});
+        if (least + count_between(dx, dy) >= r[0]) continue;
+      }
+      for (const std::size_t i : lowering) {
         const point c = repair_cells_[i];
-        const bool own = c.x >> 2 == tx && c.y >> 2 == ty;
-        if (r[0] == kUnreached16 && !own) continue;  // no point of the tile in reach
+        if (r[0] == kUnreached16) break;  // no point of the tile in reach (its freed cells: below)
         const int dx = std::max({0, x0 - c.x, c.x - (x0 + 3)}), dy = std::max({0, y0 - c.y, c.y - (y0 + 3)});
         const std::uint32_t lo = std::min(base[i] + count_between(dx, dy), cap_);
-        if (r[0] == kUnreached16) {  // the freed cell is the tile's first point in reach
-          r[0] = static_cast<std::uint16_t>(lo);
-          r[1] = static_cast<std::uint16_t>(std::min(top[i], cap_));
-          continue;
-        }
         if (lo < r[0]) r[0] = static_cast<std::uint16_t>(lo);
-        if (own && top[i] != kNone && std::min(top[i], cap_) > r[1]) r[1] = static_cast<std::uint16_t>(std::min(top[i], cap_));
       }
     }
+  // Each freed cell in its own tile: the least at most its base, the greatest at least its top
+  // (the first point in reach, where the tile had none).
+  for (std::size_t i = 0; i < k; ++i) {
+    if (base[i] == kNone) continue;
+    const point c = repair_cells_[i];
+    std::uint16_t* r = narrow_.data() + ((slot(c) >> 4) * kk + static_cast<std::size_t>(l)) * 2;
+    const auto lo = static_cast<std::uint16_t>(std::min(base[i], cap_));
+    const auto hi = static_cast<std::uint16_t>(std::min(top[i], cap_));
+    if (r[0] == kUnreached16) {
+      r[0] = lo;
+      r[1] = hi;
+    } else {
+      r[0] = std::min(r[0], lo);
+      r[1] = std::max(r[1], hi);
+    }
+  }
   return static_cast<std::uint64_t>(tiles_x_) * static_cast<std::uint64_t>(tiles_y) * (k + 1) / 16 + 1;
 }
 
