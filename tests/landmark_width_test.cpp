@@ -18,8 +18,9 @@
 //                                   landmarks complete so far (the next column fills in place)
 //   Narrow.OneColumn                a map one cell wide: every point reached
 //   Plan.LandmarksSizedByMemory     8 landmarks of 32 bits up to 1024 x 1024, then 16 bits
-//                                   and fewer: the tables within kLandmarkBytes; prepare
-//                                   builds what the plan says
+//                                   and fewer (octile: 16 as tile bounds once fewer than 8
+//                                   fit): the tables within kLandmarkBytes; prepare builds
+//                                   what the plan says
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -226,32 +227,42 @@ TEST(Plan, LandmarksSizedByMemory) {
   struct expect {
     int side, landmarks;
     bool narrow;
+    int octile_tiles;  // octile: landmarks as tile bounds where fewer than 8 fit a cell (0: a cell)
   };
-  for (const expect e : {expect{512, 8, false}, expect{1024, 8, false}, expect{1400, 8, true}, expect{2048, 4, true},
-                         expect{4096, 1, true}}) {
+  for (const expect e : {expect{512, 8, false, 0}, expect{1024, 8, false, 0}, expect{1400, 8, true, 0},
+                         expect{2048, 4, true, 16}, expect{4096, 1, true, 8}}) {
     const grid_map map = lddb::make_rooms_map(e.side, e.side, 32, 7);
     for (const rule& r : {rule::tile(), rule::octile()}) {
       const lddb::preparation_plan plan = lddb::plan_preparation(r, map);
-      EXPECT_EQ(plan.landmarks, e.landmarks) << e.side << " " << r.name();
-      EXPECT_EQ(plan.narrow_landmarks, e.narrow) << e.side << " " << r.name();
-      const landmark_width w = plan.narrow_landmarks ? landmark_width::bits16 : landmark_width::bits32;
+      const bool tiles = r.kind == lddb::rule_kind::octile && e.octile_tiles > 0;
+      EXPECT_EQ(plan.tile_bounds, tiles) << e.side << " " << r.name();
+      EXPECT_EQ(plan.landmarks, tiles ? e.octile_tiles : e.landmarks) << e.side << " " << r.name();
+      EXPECT_EQ(plan.narrow_landmarks, e.narrow && !tiles) << e.side << " " << r.name();
+      const landmark_width w = tiles ? landmark_width::tile_bounds
+                                     : plan.narrow_landmarks ? landmark_width::bits16 : landmark_width::bits32;
       EXPECT_LE(lddb::landmark_table_bytes(r, map, plan.landmarks, w), lddb::kLandmarkBytes) << e.side;
     }
   }
-  // prepare builds what it planned: 16-bit tables on a 2048 x 2048 map, within the budget.
+  // prepare builds what it planned on a 2048 x 2048 map, within the budget: octile's tile
+  // bounds, or asked for a cell, 16-bit tables.
   const rule r = rule::octile();
-  grid_map map = lddb::make_maze_map(2048, 2048, 16, 11);  // landmarks pay in mazes
-  map.set_block_size(lddb_test::db_for(r).info().block);
-  lddb::prepare_options po;
-  po.mode = lddb::prepare_mode::complete;
-  const lddb::preparation_report report = lddb::prepare(lddb_test::db_for(r), map, po);
-  EXPECT_EQ(report.plan.landmarks, 4) << report.plan.why;
-  EXPECT_TRUE(report.plan.narrow_landmarks);
-  EXPECT_EQ(report.landmarks_built, 4);
-  // The tables within the budget; beside them the map they describe, a bit a cell.
-  const std::uint64_t reference = 2048 / 64 * 8 * 2048;
-  EXPECT_LE(report.bytes, lddb::kLandmarkBytes + reference);
-  EXPECT_GT(report.bytes, lddb::kLandmarkBytes / 2);
+  const std::uint64_t bitmap = 2048 / 64 * 8 * 2048;  // the map the tables describe, a bit a cell
+  for (const bool tiles : {true, false}) {
+    grid_map map = lddb::make_maze_map(2048, 2048, 16, 11);  // landmarks pay in mazes
+    map.set_block_size(lddb_test::db_for(r).info().block);
+    lddb::prepare_options po;
+    po.mode = lddb::prepare_mode::complete;
+    if (!tiles) po.tile_bounds = false;
+    const lddb::preparation_report report = lddb::prepare(lddb_test::db_for(r), map, po);
+    EXPECT_EQ(report.plan.tile_bounds, tiles) << report.plan.why;
+    EXPECT_EQ(report.plan.landmarks, tiles ? lddb::kTileLandmarks : 4) << report.plan.why;
+    EXPECT_EQ(report.plan.narrow_landmarks, !tiles);
+    EXPECT_EQ(report.landmarks_built, report.plan.landmarks);
+    // The tables within the budget (tile bounds in half of it); beside them the reference
+    // map, and for tile bounds the points in reach, a bit a cell each.
+    EXPECT_LE(report.bytes, (tiles ? lddb::kLandmarkBytes / 2 + 2 * bitmap : lddb::kLandmarkBytes + bitmap)) << tiles;
+    EXPECT_GT(report.bytes, lddb::kLandmarkBytes / (tiles ? 4 : 2)) << tiles;
+  }
 }
 
 }  // namespace

@@ -107,10 +107,21 @@ inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 // unit the map's distances fit), and fewer landmarks, halving from 8, where those still do
 // not: 4 at 2048 x 2048 (docs/benchmarks.md, "Memory at 2048 × 2048"). size_landmarks applies
 // it to a plan; a count given by prepare_options::landmarks keeps its count and takes the
-// width that fits, 16 bits if none does.
+// width that fits, 16 bits if none does. Octile takes tile bounds instead wherever fewer
+// than 8 a cell fit (landmark_width::tile_bounds): 16 landmarks in 16 MiB at 2048 x 2048,
+// half the 4 a cell's bytes, and 0.55-1.04x their query time on every map of
+// ../shared/maps drawn at 2048 x 2048, 0.89-1.00x on the dynamic track's scenarios there
+// (docs/benchmarks.md, "Landmark bounds per tile"). Not for tile, whose queries were
+// slower with them (0.96-1.32x), nor where 8 a cell fit (512 x 512: 0.98-1.47x).
 inline constexpr std::uint64_t kLandmarkBytes = std::uint64_t{32} << 20;
 std::uint64_t landmark_table_bytes(const rule& r, const grid_map& map, int count, landmark_width width);
 void size_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, bool fewer);
+// The plan's landmarks as tile bounds (kTileLandmarks, halved until they fit) or a cell
+// (kCellLandmarks, sized as above); `count`, when given, instead, at the layout asked for.
+// Tile bounds only for the cell rules.
+inline constexpr int kCellLandmarks = 8;
+inline constexpr int kTileLandmarks = 16;
+void lay_out_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, bool tiles, std::optional<int> count);
 inline constexpr double kMaxJumpCorners = 0.2;
 inline constexpr double kMaxJumpDoubleCorners = 0.002;
 
@@ -157,7 +168,6 @@ struct prepare_options {
   // above). False: keep them current whatever the map does.
   bool adapt_to_change = true;
 };
-inline constexpr int kTileLandmarks = 16;
 inline constexpr int kChangeWindow = 64;  // prepare_step calls watched (at most 64)
 inline constexpr std::uint64_t kQuietSteps = 1024;  // calls in a row without a change: it holds still
 inline constexpr std::uint64_t kSettledSteps = 64;  // the same, before a rebuild after blocked cells

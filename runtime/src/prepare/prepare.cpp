@@ -115,8 +115,11 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
   preparation_plan plan;
   const std::uint64_t cells = static_cast<std::uint64_t>(map.width()) * static_cast<std::uint64_t>(map.height());
   const std::uint64_t free_cells = cells - map.blocked_count();
-  plan.landmarks = free_cells >= kMinLandmarkCells ? 8 : 0;
+  plan.landmarks = free_cells >= kMinLandmarkCells ? kCellLandmarks : 0;
   size_landmarks(plan, r, map, true);
+  const int per_cell = plan.landmarks;
+  if (r.kind == rule_kind::octile && plan.landmarks > 0 && plan.landmarks < kCellLandmarks)
+    lay_out_landmarks(plan, r, map, true, std::nullopt);
   plan.open_squares = r.on_vertices() || cells > std::uint64_t{1024} * 1024;
   char buf[200];
   std::snprintf(buf, sizeof buf, "%llu free cells of %llu", static_cast<unsigned long long>(free_cells),
@@ -143,6 +146,11 @@ preparation_plan plan_preparation(const rule& r, const grid_map& map) {
                   static_cast<unsigned long long>(kLandmarkBytes >> 20));
     plan.why += buf;
   }
+  if (plan.tile_bounds) {
+    std::snprintf(buf, sizeof buf, "; %d landmarks as bounds per tile (%d a cell would fit %llu MiB)", plan.landmarks,
+                  per_cell, static_cast<unsigned long long>(kLandmarkBytes >> 20));
+    plan.why += buf;
+  }
   return plan;
 }
 
@@ -161,6 +169,20 @@ void size_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, 
   plan.narrow_landmarks = plan.landmarks > 0 && !fits(plan.landmarks, landmark_width::bits32);
   if (fewer)
     while (plan.narrow_landmarks && plan.landmarks > 1 && !fits(plan.landmarks, landmark_width::bits16)) plan.landmarks /= 2;
+}
+
+void lay_out_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, bool tiles, std::optional<int> count) {
+  plan.tile_bounds = tiles && !r.on_vertices();
+  if (plan.tile_bounds) {
+    plan.narrow_landmarks = false;
+    plan.landmarks = count.value_or(kTileLandmarks);
+    while (!count && plan.landmarks > 1 &&
+           landmark_table_bytes(r, map, plan.landmarks, landmark_width::tile_bounds) > kLandmarkBytes)
+      plan.landmarks /= 2;
+    return;
+  }
+  plan.landmarks = count.value_or(kCellLandmarks);
+  size_landmarks(plan, r, map, !count);  // a count asked for keeps its count, at the width that fits
 }
 
 namespace {
@@ -251,19 +273,16 @@ std::uint64_t changes_of(const grid_map& map) { return map.cells_freed() + map.c
 // instead.
 preparation_plan planned(const detail::prepared_rule& p, const grid_map& map) {
   preparation_plan plan = plan_preparation(p.movement, map);
-  if (p.options.landmarks) {
-    plan.landmarks = *p.options.landmarks;
-    size_landmarks(plan, p.movement, map, false);  // the count asked for, at the width that fits
-  }
-  if (p.options.tile_bounds.value_or(false) && plan.landmarks > 0) {
-    plan.tile_bounds = true;
-    plan.narrow_landmarks = false;
-    plan.landmarks = p.options.landmarks.value_or(kTileLandmarks);
-    while (plan.landmarks > 1 && landmark_table_bytes(p.movement, map, plan.landmarks, landmark_width::tile_bounds) > kLandmarkBytes)
-      plan.landmarks /= 2;
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "; %d landmarks as bounds per tile", plan.landmarks);
-    plan.why += buf;
+  // A count asked for is per cell unless tile bounds are asked for too.
+  const bool tiles = p.options.tile_bounds.value_or(plan.tile_bounds && !p.options.landmarks);
+  if (p.options.landmarks || (tiles != plan.tile_bounds && plan.landmarks > 0)) {
+    const bool changed = tiles != plan.tile_bounds;
+    lay_out_landmarks(plan, p.movement, map, tiles, p.options.landmarks);
+    if (changed && plan.landmarks > 0) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "; %d landmarks %s, as asked", plan.landmarks, tiles ? "as bounds per tile" : "a cell");
+      plan.why += buf;
+    }
   }
   if (p.options.open_squares) plan.open_squares = *p.options.open_squares;
   if (p.options.jumps) plan.jumps = *p.options.jumps && jump_point_search_supports(p.movement);
