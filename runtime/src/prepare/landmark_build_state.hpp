@@ -46,6 +46,9 @@ struct landmark_builder::state {
   // and its queues. The probes' and a 32-bit set's; a 16-bit set's landmarks search in
   // their table (in_table).
   detail::page_vector<std::uint32_t> dist;
+  // Tile bounds' landmarks search at the 16-bit unit in 2 bytes a point (8 MiB at 2048 x
+  // 2048, where 4 would raise the build's peak), and fold it into the ranges when done.
+  detail::page_vector<std::uint16_t> dist16;
   landmark_dial::queues queues;
   // The legal moves of every point (landmark_dial::legal_moves), read once for the map
   // instead of once a point for every Dijkstra: 1 byte a point, while building.
@@ -106,14 +109,25 @@ struct landmark_builder::state {
     queues.queue[2].push_back(source);
     reached = 0;
   }
+  bool in_tiles() const { return set.tile_bounds() && at == landmark_build::phase::search; }
+  void start_tile_search(std::size_t source) {
+    landmark_dial::clear(queues);
+    dist16.assign(n, landmark_set::kUnreached16);
+    dist16[source] = 0;
+    queues.queue[2].push_back(source);
+    reached = 0;
+  }
   // Settles points until `budget` runs out; true when the search is over.
   bool run_search(std::uint64_t& budget) {
     const std::uint64_t before = reached;
     const auto moves = [this](std::size_t i) { return static_cast<unsigned>(legal[i]); };
     const bool over =
-        in_table() ? landmark_dial::run(
+        in_table()   ? landmark_dial::run(
                          queues, budget, reached, [this](std::size_t i) -> std::uint16_t& { return column_entry(i); }, moves,
                          offset.data(), set.unit_, set.cap_)
+        : in_tiles() ? landmark_dial::run(
+                           queues, budget, reached, [this](std::size_t i) -> std::uint16_t& { return dist16[i]; }, moves,
+                           offset.data(), set.unit_, set.cap_)
                    : landmark_dial::run(
                          queues, budget, reached, [this](std::size_t i) -> std::uint32_t& { return dist[i]; }, moves,
                          offset.data(), set.unit_, set.cap_);
@@ -140,7 +154,7 @@ struct landmark_builder::state {
   std::uint32_t nearest(std::size_t i) const {
     if (!nearest_array.empty()) return nearest_array[i];
     if (set.tile_bounds()) {  // the last landmark's own distances, the ranges' least for the others
-      std::uint32_t m = dist[i];
+      std::uint32_t m = dist16[i] == landmark_set::kUnreached16 ? landmark_set::kUnreached : dist16[i];
       for (int l = 0; l + 1 < placed; ++l) m = std::min(m, set.tile_range(at_index(i), l).lo);
       return m;
     }
@@ -241,8 +255,8 @@ struct landmark_builder::state {
         for (int y = ty * 4; y < std::min(ty * 4 + 4, set.rows_); ++y)
           for (int x = tx * 4; x < std::min(tx * 4 + 4, set.stride_); ++x) {
             const std::size_t i = index_of({x, y});
-            if (dist[i] == landmark_set::kUnreached) continue;
-            const std::uint32_t m = std::min(dist[i], tile_least);
+            if (dist16[i] == landmark_set::kUnreached16) continue;
+            const std::uint32_t m = std::min<std::uint32_t>(dist16[i], tile_least);
             if (!any || m > best_d || (m == best_d && i < best)) {
               best = i;
               best_d = m;
@@ -266,7 +280,7 @@ struct landmark_builder::state {
     return best;
   }
 
-  // Tile bounds: the landmark's distances (dist) folded into its range in every tile, for
+  // Tile bounds: the landmark's distances (dist16) folded into its range in every tile, for
   // the points in reach: the first landmark's, less any a later one does not reach.
   void fold_into_ranges() {
     const std::size_t k = static_cast<std::size_t>(count);
@@ -274,7 +288,9 @@ struct landmark_builder::state {
     if (placed == 0) set.reach_.assign(words * static_cast<std::size_t>(set.rows_), 0);
     for (int y = 0, i = 0; y < set.rows_; ++y)
       for (int x = 0; x < set.stride_; ++x, ++i) {
-        const std::uint32_t d = dist[static_cast<std::size_t>(i)];
+        const std::uint32_t d = dist16[static_cast<std::size_t>(i)] == landmark_set::kUnreached16
+                                    ? landmark_set::kUnreached
+                                    : dist16[static_cast<std::size_t>(i)];
         std::uint64_t& bits = set.reach_[static_cast<std::size_t>(y) * words + (static_cast<std::size_t>(x) >> 6)];
         const std::uint64_t bit = std::uint64_t{1} << (x & 63);
         if (placed == 0 && d != landmark_set::kUnreached) bits |= bit;

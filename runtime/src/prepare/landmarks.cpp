@@ -218,6 +218,7 @@ bool landmark_builder::step(std::uint64_t work) {
           if (wide) {
             s.set.table_.assign(s.tiled * static_cast<std::size_t>(s.count), landmark_set::kUnreached);
           } else if (s.set.tile_bounds()) {  // pairs (least, greatest): unreached, and 0 to raise
+            release(s.dist);
             s.set.narrow_.assign(s.tiled / 16 * static_cast<std::size_t>(s.count) * 2, 0);
             for (std::size_t i = 0; i < s.set.narrow_.size(); i += 2) s.set.narrow_[i] = landmark_set::kUnreached16;
           } else {
@@ -227,8 +228,10 @@ bool landmark_builder::step(std::uint64_t work) {
         }
         s.source = l;  // a landmark joins points_ once its column is complete (partial())
         s.at = phase::search;
-        if (wide || s.set.tile_bounds())
+        if (wide)
           s.start_search(l);
+        else if (s.set.tile_bounds())
+          s.start_tile_search(l);
         else
           s.start_column_search(l);
         break;
@@ -261,6 +264,7 @@ bool landmark_builder::step(std::uint64_t work) {
   }
   if (s.at == phase::finished) {
     release(s.dist);
+    release(s.dist16);
     release(s.legal);
     release(s.best_probe);
     release(s.nearest_array);
@@ -312,7 +316,8 @@ std::size_t landmark_builder::memory_bytes() const {
   if (!s_) return 0;
   const state& s = *s_;
   std::size_t n = s.set.memory_bytes() + s.legal.capacity() +
-                  (s.dist.capacity() + s.best_probe.capacity() + s.nearest_array.capacity()) * sizeof(std::uint32_t);
+                  (s.dist.capacity() + s.best_probe.capacity() + s.nearest_array.capacity()) * sizeof(std::uint32_t) +
+                  s.dist16.capacity() * sizeof(std::uint16_t);
   for (const auto& q : s.queues.queue) n += q.capacity() * sizeof(std::uint64_t);
   return n;
 }
