@@ -57,13 +57,13 @@ build_runner() {  # NAME LIBRARY_DIR LIBRARY_NAME
 }
 for e in "${entries[@]}"; do
   case "$e" in
-    lddb|lddb-none|lddb-no-landmarks) build_runner lddb "$build/gppc" lddb-gppc ;;
+    lddb|lddb-none|lddb-no-landmarks|lddb-tile-bounds) build_runner lddb "$build/gppc" lddb-gppc ;;
     example)
       if [[ ! -f "$out/libgppc-example.so" || "$startkit/Entry.cpp" -nt "$out/libgppc-example.so" ]]; then
         g++ -std=c++17 -O3 -DNDEBUG -fPIC -shared -I"$startkit" "$startkit/Entry.cpp" -o "$out/libgppc-example.so"
       fi
       build_runner example "$out" gppc-example ;;
-    *) echo "gppc_dynamic.sh: unknown entry $e (lddb, lddb-none, lddb-no-landmarks or example)" >&2; exit 2 ;;
+    *) echo "gppc_dynamic.sh: unknown entry $e (lddb, lddb-none, lddb-no-landmarks, lddb-tile-bounds or example)" >&2; exit 2 ;;
   esac
 done
 

@@ -12,12 +12,12 @@ void add_prepare_options(CLI::App* cmd, setup_options& o) {
   cmd->add_option("--landmarks", o.landmarks,
                   "Landmarks for each map (0 to " + std::to_string(landmark_set::kMaxLandmarks) +
                       "; default: what lddb::prepare chooses for the map: 8 or none, fewer and of 16 bits past "
-                      "1024 x 1024)")
+                      "1024 x 1024, for octile 16 as tile bounds where fewer than 8 fit)")
       ->check(whole_number(0, landmark_set::kMaxLandmarks));
   cmd->add_flag("--landmark-tiles", o.tile_bounds,
                 "Landmark bounds per tile of 4 x 4 cells (tile and octile): " + std::to_string(kTileLandmarks) +
                     " landmarks, or --landmarks K, in an eighth of a 16-bit table's memory each, where the "
-                    "preparation builds landmarks");
+                    "preparation builds landmarks (octile's default where fewer than 8 a cell fit)");
   cmd->add_option("--landmark-placement", o.placement, "Where landmarks go: farthest (default) or random");
 }
 

@@ -82,13 +82,16 @@ struct landmark_builder::state {
   std::size_t index_of(point p) const {
     return static_cast<std::size_t>(p.y) * static_cast<std::size_t>(set.stride_) + static_cast<std::size_t>(p.x);
   }
-  void start_search(std::size_t source) {
+  // A Dijkstra from `source` in the array d, every other point unreached.
+  template <class V>
+  void start_in(V& d, typename V::value_type unreached, std::size_t source) {
     landmark_dial::clear(queues);
-    dist.assign(n, landmark_set::kUnreached);
-    dist[source] = 0;
+    d.assign(n, unreached);
+    d[source] = 0;
     queues.queue[2].push_back(source);
     reached = 0;
   }
+  void start_search(std::size_t source) { start_in(dist, landmark_set::kUnreached, source); }
   // A 16-bit set's landmark searches in its own column of the tables, whose entries start
   // unreached: a 4-byte-a-point array beside the tables would set the peak of a large
   // map's preparation (16 MiB at 2048 x 2048, a third more than the tables).
@@ -110,13 +113,7 @@ struct landmark_builder::state {
     reached = 0;
   }
   bool in_tiles() const { return set.tile_bounds() && at == landmark_build::phase::search; }
-  void start_tile_search(std::size_t source) {
-    landmark_dial::clear(queues);
-    dist16.assign(n, landmark_set::kUnreached16);
-    dist16[source] = 0;
-    queues.queue[2].push_back(source);
-    reached = 0;
-  }
+  void start_tile_search(std::size_t source) { start_in(dist16, landmark_set::kUnreached16, source); }
   // Settles points until `budget` runs out; true when the search is over.
   bool run_search(std::uint64_t& budget) {
     const std::uint64_t before = reached;
