@@ -159,8 +159,8 @@ class landmark_set {
   landmark_set() = default;  // no landmarks: lower_bound is 0
 
   // Builds `count` (1..kMaxLandmarks) landmarks for rule r on the map, all at once (see
-  // landmark_builder for slices). Throws std::invalid_argument for a count out of range, tile bounds under any-angle, or
-  // a map with no free cell. The same map, rule, count, placement, seed and width give the
+  // landmark_builder for slices). Throws std::invalid_argument for a count out of range,
+  // tile bounds under any-angle, or a map with no free cell. The same map, rule, count, placement, seed and width give the
   // same set on every platform.
   static landmark_set build(const rule& r, const grid_map& map, int count,
                             landmark_placement placement = landmark_placement::farthest, std::uint64_t seed = 1,
@@ -169,9 +169,9 @@ class landmark_set {
   // Tables for landmarks at the given points (cells, or vertices for any-angle; 1 to
   // kMaxLandmarks of them), in that order, instead of placing them: for hand-placed
   // landmarks, and for comparing a repaired set with a fresh one. Throws
-  // std::invalid_argument for a point off the map, besides build's cases. A 16-bit set
-  // takes `unit` (another set's unit_cost(), to compare tables entry by entry) or, given 0,
-  // chooses its own from a probe at the first point.
+  // std::invalid_argument for a point off the map, besides build's cases. A 16-bit set, or
+  // tile bounds, takes `unit` (another set's unit_cost(), to compare tables entry by entry)
+  // or, given 0, chooses its own from a probe at the first point.
   static landmark_set build(const rule& r, const grid_map& map, const std::vector<point>& points,
                             landmark_width width = landmark_width::bits32, cost_t unit = 0);
 

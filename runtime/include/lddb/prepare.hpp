@@ -154,8 +154,10 @@ struct prepare_options {
   std::optional<bool> open_squares;  // instead of the plan's choice
   std::optional<bool> jumps;         // instead of the plan's choice (true only where jump_point_search_supports the rule)
   // Landmark bounds per tile of 4 x 4 cells instead of per cell (landmark_width::
-  // tile_bounds; cell rules only): kTileLandmarks of them, or the count asked for, where the
-  // plan has landmarks. An eighth of a 16-bit table's memory a landmark, looser a landmark.
+  // tile_bounds; cell rules only, std::invalid_argument under any-angle): kTileLandmarks of
+  // them, or the count asked for, where the plan has landmarks. An eighth of a 16-bit
+  // table's memory a landmark, looser a landmark. Unset: the plan's choice (octile where
+  // fewer than kCellLandmarks fit a cell), and a cell when `landmarks` gives a count.
   std::optional<bool> tile_bounds;
   landmark_placement placement = landmark_placement::farthest;  // where the landmarks go
   // Rebuild the landmarks (in slices, by prepare_step) once this many cells were blocked
