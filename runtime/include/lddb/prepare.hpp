@@ -109,10 +109,10 @@ inline constexpr std::uint64_t kMinLandmarkCells = 2048;
 // it to a plan; a count given by prepare_options::landmarks keeps its count and takes the
 // width that fits, 16 bits if none does. Octile takes tile bounds instead wherever fewer
 // than 8 a cell fit (landmark_width::tile_bounds): 16 landmarks in 16 MiB at 2048 x 2048,
-// half the 4 a cell's bytes, and 0.55-1.04x their query time on every map of
-// ../shared/maps drawn at 2048 x 2048, 0.89-1.00x on the dynamic track's scenarios there
-// (docs/benchmarks.md, "Landmark bounds per tile"). Not for tile, whose queries were
-// slower with them (0.96-1.32x), nor where 8 a cell fit (512 x 512: 0.98-1.47x).
+// half the 4 a cell's bytes, and 0.54-1.02x their query time on the maps of
+// ../shared/maps drawn 4x past 1448 x 1448, 0.79-1.00x on the dynamic track's scenarios
+// there (docs/benchmarks.md, "Landmark bounds per tile"). Not for tile, whose queries were
+// slower with them (0.96-1.32x), nor where 8 a cell fit (512 x 512: 0.99-1.47x).
 inline constexpr std::uint64_t kLandmarkBytes = std::uint64_t{32} << 20;
 std::uint64_t landmark_table_bytes(const rule& r, const grid_map& map, int count, landmark_width width);
 void size_landmarks(preparation_plan& plan, const rule& r, const grid_map& map, bool fewer);
