@@ -8,7 +8,8 @@
 #
 # With --repair [RUNS] it measures landmark_set::repair against a rebuild instead
 # (bench/bench_landmark_repair.cpp; docs/benchmarks.md, "Landmark repair"): 8 landmarks,
-# octile and any-angle, doors opened and reopened, 10 and 1000 cells freed, on the rooms
+# octile and any-angle, and octile's 16 as tile bounds, doors opened and reopened, 10 and
+# 1000 cells freed, on the rooms
 # maps of /work/shared/maps (LDDB_MAPS) at 512 x 512 and drawn at 2048 x 2048; least of
 # RUNS (default 3).
 set -euo pipefail
