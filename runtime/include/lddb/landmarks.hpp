@@ -243,6 +243,12 @@ class landmark_set {
     return {narrow_[i], narrow_[i + 1]};
   }
   bool tile_bounds() const { return width_ == landmark_width::tile_bounds; }
+  // Tile bounds: how far apart two ranges lie, max(a.lo - b.hi, b.lo - a.hi, 0): the bound
+  // between a point of each.
+  static std::uint32_t gap(range a, range b) {
+    const std::uint32_t ab = a.lo > b.hi ? a.lo - b.hi : 0, ba = b.lo > a.hi ? b.lo - a.hi : 0;
+    return ab > ba ? ab : ba;
+  }
   // Tile bounds: whether every landmark reaches point p (has_point), on the tables' map.
   bool in_reach(point p) const {
     if (reach_.empty()) return false;  // no landmark complete yet

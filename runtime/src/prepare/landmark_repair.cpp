@@ -107,7 +107,6 @@ landmark_repair landmark_set::repair(const grid_map& map, std::uint64_t work) {
       }
       if (tile_bounds() && !repair_cells_.empty()) {  // landmark_tiles.cpp: ranges lowered through the cells
         if (!take_freed_into_tiles()) return landmark_repair::rebuild_needed;
-        repair_at_ = 0;
       }
       for (const point c : repair_cells_) reference_row(c.y)[c.x >> 6] &= ~(std::uint64_t{1} << (c.x & 63));
       if (repair_cells_.empty()) {  // only restored cells: nothing to lower

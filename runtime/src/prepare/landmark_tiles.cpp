@@ -30,6 +30,21 @@ namespace {
 
 constexpr std::size_t kMaxTileFrees = 64;
 
+// Calls f(k, n) for each legal move k from cell c, to n, by the rule's table of moves and
+// the cells `blocked` says are blocked.
+template <class Blocked, class F>
+void each_move(const std::vector<std::uint8_t>& moves, Blocked&& blocked, point c, F&& f) {
+  for (unsigned m = moves[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
+    const int k = __builtin_ctz(m);
+    f(k, point{c.x + kSteps[static_cast<std::size_t>(k)][0], c.y + kSteps[static_cast<std::size_t>(k)][1]});
+  }
+}
+
+// The index of cell p among `cells`, or cells.size().
+std::size_t index_in(const std::vector<point>& cells, point p) {
+  return static_cast<std::size_t>(std::find(cells.begin(), cells.end(), p) - cells.begin());
+}
+
 }  // namespace
 
 bool landmark_set::take_freed_into_tiles() {
@@ -37,36 +52,27 @@ bool landmark_set::take_freed_into_tiles() {
             [](point a, point b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
   repair_cells_.erase(std::unique(repair_cells_.begin(), repair_cells_.end()), repair_cells_.end());
   if (repair_cells_.size() > kMaxTileFrees) return false;
-  const auto freed = [this](point p) { return std::find(repair_cells_.begin(), repair_cells_.end(), p) != repair_cells_.end(); };
-  // The reference as it will be once the cells are free: the moves the pass may use.
-  const auto blocked = [&](int x, int y) { return reference_blocked(x, y) && !freed({x, y}); };
   const std::size_t k = repair_cells_.size();
+  // The reference as it will be once the cells are free: the moves the pass may use.
+  const auto blocked = [&](int x, int y) { return reference_blocked(x, y) && index_in(repair_cells_, {x, y}) == k; };
   repair_reached_.assign(k, 0);
-  for (std::size_t i = 0; i < k; ++i) {
-    const point c = repair_cells_[i];
-    for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
-      const int s = __builtin_ctz(m);
-      const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
-      if (freed(n)) continue;
-      if (!in_reach(n)) return false;  // a pocket joins: it has no ranges of its own
+  bool pocket = false;
+  for (std::size_t i = 0; i < k; ++i)
+    each_move(moves_, blocked, repair_cells_[i], [&](int, point n) {
+      if (index_in(repair_cells_, n) < k) return;
+      pocket = pocket || !in_reach(n);  // a pocket joins: it has no ranges of its own
       repair_reached_[i] = 1;
-    }
-  }
+    });
+  if (pocket) return false;
   // Freed cells reached through other freed cells.
   for (bool more = true; more;) {
     more = false;
     for (std::size_t i = 0; i < k; ++i) {
       if (repair_reached_[i]) continue;
-      const point c = repair_cells_[i];
-      for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0 && !repair_reached_[i]; m &= m - 1) {
-        const int s = __builtin_ctz(m);
-        const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
-        const auto j = std::find(repair_cells_.begin(), repair_cells_.end(), n);
-        if (j != repair_cells_.end() && repair_reached_[static_cast<std::size_t>(j - repair_cells_.begin())]) {
-          repair_reached_[i] = 1;
-          more = true;
-        }
-      }
+      each_move(moves_, blocked, repair_cells_[i], [&](int, point n) {
+        const std::size_t j = index_in(repair_cells_, n);
+        if (j < k && repair_reached_[j] && !repair_reached_[i]) repair_reached_[i] = 1, more = true;
+      });
     }
   }
   const std::size_t words = (static_cast<std::size_t>(stride_) + 63) >> 6;
@@ -91,17 +97,14 @@ std::uint64_t landmark_set::lower_tiles(int l) {
   const auto blocked = [this](int x, int y) { return reference_blocked(x, y); };
   for (std::size_t i = 0; i < k; ++i) {
     if (!repair_reached_[i]) continue;
-    const point c = repair_cells_[i];
-    for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
-      const int s = __builtin_ctz(m);
-      const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
-      if (std::find(repair_cells_.begin(), repair_cells_.end(), n) != repair_cells_.end()) continue;
+    each_move(moves_, blocked, repair_cells_[i], [&](int s, point n) {
+      if (index_in(repair_cells_, n) < k) return;
       const range r = tile_range(n, l);
-      if (r.lo == kUnreached) continue;
+      if (r.lo == kUnreached) return;
       const std::uint32_t step = unit_[s >= 4];
       base[i] = std::min(base[i], r.lo + step);
       top[i] = std::min(top[i], r.hi + step);
-    }
+    });
   }
   // Through one another: base by any way between them, top by legal moves.
   for (bool more = true; more;) {
@@ -113,17 +116,13 @@ std::uint64_t landmark_set::lower_tiles(int l) {
         const std::uint32_t via = base[j] + count_between(std::abs(a.x - b.x), std::abs(a.y - b.y));
         if (via < base[i]) base[i] = via, more = true;
       }
-    for (std::size_t i = 0; i < k; ++i) {
-      const point c = repair_cells_[i];
-      for (unsigned m = moves_[gather_cells_by(blocked, c.x - 1, c.y - 1, 3)]; m != 0; m &= m - 1) {
-        const int s = __builtin_ctz(m);
-        const point n{c.x + kSteps[static_cast<std::size_t>(s)][0], c.y + kSteps[static_cast<std::size_t>(s)][1]};
-        const auto j = std::find(repair_cells_.begin(), repair_cells_.end(), n);
-        if (j == repair_cells_.end() || top[static_cast<std::size_t>(j - repair_cells_.begin())] == kNone) continue;
-        const std::uint32_t via = top[static_cast<std::size_t>(j - repair_cells_.begin())] + unit_[s >= 4];
+    for (std::size_t i = 0; i < k; ++i)
+      each_move(moves_, blocked, repair_cells_[i], [&](int s, point n) {
+        const std::size_t j = index_in(repair_cells_, n);
+        if (j == k || top[j] == kNone) return;
+        const std::uint32_t via = top[j] + unit_[s >= 4];
         if (via < top[i]) top[i] = via, more = true;
-      }
-    }
+      });
   }
   // The cells whose base does not come through another's (base[i] + the count from i to j
   // <= base[j]: then i lowers every tile at least as far as j), and the box around them.

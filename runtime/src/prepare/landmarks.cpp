@@ -39,8 +39,7 @@ cost_t landmark_set::lower_bound(point a, point b) const {
     for (int i = 0; i < complete(); ++i) {
       const range ra = tile_range(a, i), rb = tile_range(b, i);
       if (ra.lo == kUnreached || rb.lo == kUnreached) continue;
-      if (ra.lo > rb.hi) best = std::max(best, ra.lo - rb.hi);
-      if (rb.lo > ra.hi) best = std::max(best, rb.lo - ra.hi);
+      best = std::max(best, gap(ra, rb));
     }
     return static_cast<cost_t>(best) * unit_cost_;
   }

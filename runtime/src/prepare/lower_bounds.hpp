@@ -2,7 +2,6 @@
 // every search; Block A*'s own use of them is in block_astar/heuristic.hpp.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -82,7 +81,7 @@ class landmark_bound {
       if (tiles) {
         const landmark_set::range g = set->tile_range(goal, i), s = set->tile_range(start, i);
         if (g.lo == landmark_set::kUnreached || s.lo == landmark_set::kUnreached) continue;
-        v = std::max(s.lo > g.hi ? s.lo - g.hi : 0u, g.lo > s.hi ? g.lo - s.hi : 0u);
+        v = landmark_set::gap(s, g);
       } else {
         const std::uint32_t g = set->distance(goal, i), s = set->distance(start, i);
         if (g == landmark_set::kUnreached || s == landmark_set::kUnreached) continue;
@@ -135,8 +134,8 @@ class landmark_bound {
     for (int j = 0; j < count_; ++j) {
       const std::uint32_t lo = r[2 * index_[j]], hi = r[2 * index_[j] + 1];
       if (lo == landmark_set::kUnreached16) continue;
-      if (lo > goal_hi_[j] && lo - goal_hi_[j] > best) best = lo - goal_hi_[j];
-      if (goal_[j] > hi && goal_[j] - hi > best) best = goal_[j] - hi;
+      const std::uint32_t d = landmark_set::gap({lo, hi}, {goal_[j], goal_hi_[j]});
+      best = d > best ? d : best;
     }
     return static_cast<cost_t>(best) * unit_;
   }
