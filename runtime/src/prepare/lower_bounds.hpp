@@ -116,7 +116,10 @@ class landmark_bound {
     rows_ = static_cast<unsigned>(set->point_rows());
   }
   bool active() const { return columns_ != 0; }
-  cost_t operator()(point p) const {
+  // Always inlined, where the searches call it at every point: its tile branch (a call) made
+  // the compiler leave it, and the search's h around it, out of line (+3.4% instructions in
+  // tile's jump search).
+  [[gnu::always_inline]] cost_t operator()(point p) const {
     // Inactive first, on its own: a search whose bound is a local can hoist that test.
     if (columns_ == 0 || static_cast<unsigned>(p.x) >= columns_ || static_cast<unsigned>(p.y) >= rows_) return 0;
     if (ranges_ != nullptr) return tile_bound(p);

@@ -123,7 +123,7 @@ class jump_search {
   }
   // Inlined whole, the landmarks' bound too: it runs at every node pushed.
   template <heuristic_kind H>
-  [[gnu::flatten]] cost_t h(point p) const {
+  [[gnu::flatten, gnu::always_inline]] cost_t h(point p) const {
     const cost_t a = heuristic_cost(H, r_, p.x, p.y, goal_.x, goal_.y), l = landmarks_(p);
     return weight_(a > l ? a : l);
   }
